@@ -1,0 +1,1 @@
+"""Publication definitions: one TOML file per publication, shipped as package data."""

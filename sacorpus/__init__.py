@@ -1,0 +1,1 @@
+"""sacorpus: a Scrapy project that builds clean, tokenized, deduplicated news-text corpora."""

@@ -1,0 +1,1 @@
+"""Custom scrapy commands (COMMANDS_MODULE)."""

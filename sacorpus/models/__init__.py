@@ -1,0 +1,1 @@
+"""Shipped models (language identification)."""

@@ -1,0 +1,1 @@
+"""Pure source parsing (no Scrapy): feeds, sitemaps, Wayback CDX, URLs."""

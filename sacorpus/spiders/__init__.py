@@ -1,0 +1,1 @@
+"""Spiders: PublicationSpider in base.py and one tiny file per publication."""

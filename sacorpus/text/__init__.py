@@ -1,0 +1,1 @@
+"""Pure text functions (no Scrapy): decode, preclean, extract, metadata, langid, tokenize, dedup."""
