@@ -1,0 +1,100 @@
+"""The one settings module of sacorpus.
+
+Every custom setting is declared here with its default and a comment saying what it is for, so
+`scrapy settings --get SACORPUS_...` and scrapyd see the same values a local crawl does. Anything may
+be overridden per run with ``-s NAME=value`` or by environment (``MONGO_URI``).
+"""
+
+from __future__ import annotations
+
+import os
+
+BOT_NAME = "sacorpus"
+SPIDER_MODULES = ["sacorpus.spiders"]
+NEWSPIDER_MODULE = "sacorpus.spiders"
+COMMANDS_MODULE = "sacorpus.commands"
+
+# --- politeness -----------------------------------------------------------------------------------
+# Who we are and how to reach us: site operators see this in their logs.
+SACORPUS_CONTACT_URL = os.environ.get("SACORPUS_CONTACT_URL", "https://github.com/sacorpus/sacorpus")
+USER_AGENT = f"sacorpus/0.1 (+{SACORPUS_CONTACT_URL}; news corpus research crawler)"
+ROBOTSTXT_OBEY = True
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 1.0
+AUTOTHROTTLE_MAX_DELAY = 30.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 4
+DOWNLOAD_DELAY = 0.25
+DOWNLOAD_TIMEOUT = 60
+DOWNLOAD_MAXSIZE = 50 * 1024 * 1024  # a 50 MB page is the largest we fetch
+DOWNLOAD_WARNSIZE = 10 * 1024 * 1024
+REDIRECT_MAX_TIMES = 10  # redirect loops end here and are counted
+RETRY_ENABLED = True
+RETRY_TIMES = 3
+RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
+HTTPERROR_ALLOW_ALL = False
+COOKIES_ENABLED = False
+TELNETCONSOLE_ENABLED = False
+REQUEST_FINGERPRINTER_IMPLEMENTATION = "2.7"
+TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
+FEED_EXPORT_ENCODING = "utf-8"
+LOG_LEVEL = os.environ.get("SACORPUS_LOG_LEVEL", "INFO")
+
+# --- bounded memory and resumability ----------------------------------------------------------------
+# Each spider gets its own JOBDIR unless one is given (`-s JOBDIR=...`; `-s JOBDIR=` disables it),
+# so requests wait on disk and an interrupted crawl resumes where it stopped.
+SACORPUS_JOBDIR_ROOT = os.environ.get("SACORPUS_JOBDIR_ROOT", "jobs")
+SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleLifoDiskQueue"
+SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.LifoMemoryQueue"
+DEPTH_PRIORITY = 0
+
+# --- sources ------------------------------------------------------------------------------------------
+# Point a publication's sources at another host (fixture servers, local mirrors): "http://127.0.0.1:8080".
+SACORPUS_SOURCE_BASE = None
+SACORPUS_SITEMAP_MAX_DEPTH = 4  # sitemap index recursion
+SACORPUS_FOLLOW_LINKS = False  # follow article links found on fetched articles and section pages
+SACORPUS_MAX_ARTICLES = 0  # stop after this many articles (0: no limit); the demo and tests use it
+SACORPUS_WAYBACK_BASE = "https://web.archive.org"
+SACORPUS_WAYBACK_CDX_RATE = 1.0  # CDX calls per second at most
+SACORPUS_REFETCH = False  # fetch URLs already in the store again
+
+# --- item pipelines, in order -------------------------------------------------------------------------
+ITEM_PIPELINES = {
+    "sacorpus.pipelines.gzip.GzipPipeline": 100,
+    "sacorpus.pipelines.decode.DecodePipeline": 150,
+    "sacorpus.pipelines.preclean.PrecleanPipeline": 200,
+    "sacorpus.pipelines.extract.ExtractPipeline": 300,
+    "sacorpus.pipelines.language.LanguagePipeline": 400,
+    "sacorpus.pipelines.tokenize.TokenizePipeline": 500,
+    "sacorpus.pipelines.dedup.DedupPipeline": 600,
+    "sacorpus.pipelines.store.StorePipeline": 900,
+}
+SACORPUS_GZIP_ENABLED = True
+SACORPUS_GZIP_MAX_BYTES = 50 * 1024 * 1024  # decompression-bomb cap
+SACORPUS_DECODE_ENABLED = True
+SACORPUS_PRECLEAN_ENABLED = True
+SACORPUS_EXTRACT_ENABLED = True
+SACORPUS_LANGUAGE_ENABLED = True
+SACORPUS_TOKENIZE_ENABLED = True
+SACORPUS_DEDUP_ENABLED = True
+SACORPUS_STORE_ENABLED = True
+
+# --- dedup --------------------------------------------------------------------------------------------
+SACORPUS_DEDUP_MIN_SENTENCE_CHARS = 20  # shorter sentences are not hashed
+SACORPUS_DEDUP_MAX_ARTICLES_PER_SENTENCE = 10  # sentences in more articles are boilerplate
+SACORPUS_DEDUP_DUPLICATE = 0.8  # similarity at or above: "duplicate"
+SACORPUS_DEDUP_SIMILAR = 0.3  # similarity at or above: "similar"
+
+# --- storage --------------------------------------------------------------------------------------------
+# Backends are chosen by import path; MONGO_URI in the environment selects MongoDB.
+MONGO_URI = os.environ.get("MONGO_URI") or None
+MONGO_DATABASE = os.environ.get("MONGO_DATABASE", "sacorpus")
+SACORPUS_STORE = "sacorpus.storage.mongo.MongoStore" if MONGO_URI else "sacorpus.storage.sqlite.SQLiteStore"
+SACORPUS_SQLITE_PATH = os.environ.get("SACORPUS_SQLITE_PATH", "data/corpus.sqlite")
+SACORPUS_STORE_BATCH_SIZE = 50
+
+# --- extensions ------------------------------------------------------------------------------------------
+EXTENSIONS = {"sacorpus.extensions.CrawlSummary": 500}
+SACORPUS_SUMMARY_ENABLED = True
+DOWNLOAD_SLOTS = {"wayback-cdx": {"concurrency": 1, "delay": 1.0}}  # SACORPUS_WAYBACK_CDX_RATE applies

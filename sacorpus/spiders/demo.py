@@ -1,0 +1,43 @@
+"""The offline demo publication: crawls the synthetic site the project ships, served on 127.0.0.1.
+
+With no ``-a base_url=...`` the spider starts the demo site itself on a free loopback port, so
+``scrapy crawl demo`` needs no internet and no other process.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from typing import Any, ClassVar
+
+from scrapy.http import Request
+
+from sacorpus.demo.server import SiteServer
+from sacorpus.demo.site import build_site
+from sacorpus.spiders.base import PublicationSpider
+
+logger = logging.getLogger(__name__)
+
+
+class DemoSpider(PublicationSpider):
+    name = "demo"
+    # The demo site is our own loopback server: no need to be gentle with it.
+    custom_settings: ClassVar[dict[str, Any]] = {"AUTOTHROTTLE_ENABLED": False, "DOWNLOAD_DELAY": 0}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._server: SiteServer | None = None
+
+    async def start(self) -> AsyncIterator[Request]:
+        if not self.source_base:
+            self._server = SiteServer(build_site())
+            self._server.start()
+            self.base_url_arg = self._server.base_url
+            logger.info("demo site served at %s", self._server.base_url)
+        async for request in super().start():
+            yield request
+
+    def closed(self, reason: str) -> None:
+        super().closed(reason)
+        if self._server is not None:
+            self._server.stop()

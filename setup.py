@@ -1,0 +1,5 @@
+"""scrapyd-deploy builds the egg through this file; all metadata lives in pyproject.toml."""
+
+from setuptools import setup
+
+setup()
