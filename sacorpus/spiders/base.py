@@ -89,6 +89,9 @@ class PublicationSpider(scrapy.Spider):
                 raise ValueError(f"unknown source kind(s) {sorted(unknown)}; known: {', '.join(SOURCE_KINDS)}")
         self.base_url_arg = kwargs.get("base_url")
         self._store = None
+        # With refetch, requests bypass the (persistent) seen filter; URLs listed by several sources
+        # (RSS, Atom, sitemaps) must still be fetched once per run.
+        self._refetched: set[str] = set()
 
     # --- settings ---------------------------------------------------------------------------------------
 
@@ -271,9 +274,18 @@ class PublicationSpider(scrapy.Spider):
             stats.inc_value("sacorpus/source/already_stored", len(known))
         source_url = response.meta.get("sacorpus_source_url") or self.logical_url(response.url)
         for logical, (_url, fallback) in wanted.items():
-            if logical in known:
+            if logical in known or not self._first_this_run(logical):
                 continue
             yield self.article_request(logical, kind, source_url, fallback)
+
+    def _first_this_run(self, url: str) -> bool:
+        """Without refetch the scheduler's seen filter does this; with it, a per-run set does."""
+        if not self.refetch:
+            return True
+        if url in self._refetched:
+            return False
+        self._refetched.add(url)
+        return True
 
     def article_request(self, url: str, kind: str, source_url: str | None, fallback: dict[str, Any],
                         **meta: Any) -> Request:
@@ -396,7 +408,7 @@ class PublicationSpider(scrapy.Spider):
             by_url.setdefault(canonicalize(capture.original), capture)
         known = await self.stored_urls(list(by_url)) if by_url and not self.refetch else set()
         for url, capture in by_url.items():
-            if url in known or not self.policy.allowed(url):
+            if url in known or not self.policy.allowed(url) or not self._first_this_run(url):
                 continue
             yield Request(
                 wayback.memento_url(capture.timestamp, capture.original, base=base),

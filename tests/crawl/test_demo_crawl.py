@@ -30,7 +30,7 @@ def stored_articles(path) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def demo_run(tmp_path_factory):
-    from conftest import run_crawl
+    from crawlkit import run_crawl
 
     return run_crawl("demo", tmp_path_factory.mktemp("demo"))
 
@@ -74,7 +74,7 @@ def test_jsonl_export_has_one_valid_object_per_article(demo_run):
 
 
 def test_second_run_fetches_nothing_already_stored_and_refetch_updates(demo_run, tmp_path):
-    from conftest import run_crawl
+    from crawlkit import run_crawl
 
     before = stored_articles(demo_run.sqlite_path)
     again = run_crawl("demo", demo_run.workdir)

@@ -20,7 +20,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import REPO, free_port
+from crawlkit import REPO, free_port
 
 pytestmark = pytest.mark.slow
 

@@ -1,0 +1,65 @@
+"""Test helpers shared by the crawl, deploy and storage tests: free ports, running real crawls in a subprocess, the MongoDB-wire server.
+
+Crawls run as ``scrapy crawl`` subprocesses (a Twisted reactor cannot be restarted in one process), in
+a temporary directory with their own SQLite file and JOBDIR, so each test sees only its own data.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+SCRAPY = [sys.executable, "-m", "scrapy"]
+
+# Loopback servers need no politeness; tests must not wait on AutoThrottle.
+FAST = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "LOG_LEVEL=INFO"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class CrawlRun:
+    returncode: int
+    log: str
+    workdir: Path
+    items: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def sqlite_path(self) -> Path:
+        return self.workdir / "corpus.sqlite"
+
+
+def run_crawl(slug: str, workdir: Path, *args: str, env: dict[str, str] | None = None,
+              timeout: float = 300, export: bool = True) -> CrawlRun:
+    """Run ``scrapy crawl slug`` from the repo with its store and JOBDIR under ``workdir``."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    out = workdir / "out.jsonl"
+    if out.exists():
+        out.unlink()
+    cmd = [*SCRAPY, "crawl", slug, *FAST,
+           "-s", f"SACORPUS_SQLITE_PATH={workdir / 'corpus.sqlite'}",
+           "-s", f"SACORPUS_JOBDIR_ROOT={workdir / 'jobs'}",
+           *args]
+    if export:
+        cmd += ["-O", str(out)]
+    full_env = {**os.environ, **(env or {})}
+    if not (env or {}).get("MONGO_URI"):
+        full_env.pop("MONGO_URI", None)
+    proc = subprocess.run(cmd, cwd=REPO, env=full_env, capture_output=True, text=True, timeout=timeout)
+    items = []
+    if export and out.exists():
+        items = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return CrawlRun(proc.returncode, proc.stdout + proc.stderr, workdir, items)
+
+
