@@ -33,6 +33,28 @@ REDIRECT_MAX_TIMES = 10  # redirect loops end here and are counted
 RETRY_ENABLED = True
 RETRY_TIMES = 3
 RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
+
+# --- fetching: sacorpus.middlewares (process_request runs low -> high) ------------------------------
+DOWNLOADER_MIDDLEWARES = {
+    "sacorpus.middlewares.stats.FetchStatsMiddleware": 50,  # outermost: counts final failures per publication
+    "sacorpus.middlewares.robots.RobotsTxtMiddleware": 100,  # Scrapy 2.19's lets concurrent waiters through
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "sacorpus.middlewares.retry.RetryAfterMiddleware": 550,  # backoff honouring Retry-After on 429/5xx
+    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+    "sacorpus.middlewares.browser_ua.BrowserUserAgentRetryMiddleware": 560,  # one browser-UA retry on 403
+    "sacorpus.middlewares.gzipsniff.GzipSniffMiddleware": 580,  # gzip bodies without Content-Encoding
+    "sacorpus.middlewares.redirects.RedirectLoopMiddleware": 610,  # redirect loops end early and are counted
+}
+SACORPUS_FETCH_STATS_ENABLED = True
+SACORPUS_RETRY_ENABLED = True
+SACORPUS_RETRY_BACKOFF_BASE = 2.0  # seconds; attempt n waits base * 2**n (+/-25%) when no Retry-After
+SACORPUS_RETRY_BACKOFF_MAX = 120.0  # cap on one backoff wait (and on the raised slot delay)
+SACORPUS_RETRY_AFTER_MAX = 600.0  # a longer Retry-After is not waited for: given up and counted
+SACORPUS_BROWSER_UA_RETRY = True  # never for paths robots.txt forbids
+SACORPUS_BROWSER_UA = None  # None: a current desktop Chrome User-Agent
+SACORPUS_GZIP_SNIFF_ENABLED = True
+SACORPUS_GZIP_SNIFF_MAXSIZE = 0  # 0: DOWNLOAD_MAXSIZE
+SACORPUS_REDIRECT_LOOP_ENABLED = True
 HTTPERROR_ALLOW_ALL = False
 COOKIES_ENABLED = False
 TELNETCONSOLE_ENABLED = False

@@ -1,0 +1,1 @@
+"""Test helpers that ship with the package (loopback servers used by several test areas)."""
