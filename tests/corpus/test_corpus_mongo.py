@@ -1,0 +1,51 @@
+"""The corpus commands read a MongoDB store the same way (a real MongoDB-wire server on loopback)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from corpus_fixtures import corpus_records, run_command
+
+from sacorpus.storage.mongo import MongoStore
+from sacorpus.storage.testing import MongoServer, local_mongo_server
+
+
+@pytest.fixture(scope="module")
+def mongo_corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MongoServer, Path]]:
+    workdir = tmp_path_factory.mktemp("mongo-corpus")
+    with local_mongo_server() as server:
+        store = MongoStore(server.uri, server.database, spill_path=str(workdir / "spill.jsonl"))
+        store.open()
+        try:
+            store.upsert_articles(corpus_records())
+            yield server, workdir
+        finally:
+            store.drop()
+            store.close()
+
+
+def _mongo_args(server: MongoServer, workdir: Path) -> list[str]:
+    return [
+        "--no-progress",
+        "-s", "SACORPUS_STORE=sacorpus.storage.mongo.MongoStore",
+        "-s", f"MONGO_URI={server.uri}",
+        "-s", f"MONGO_DATABASE={server.database}",
+        "-s", f"SACORPUS_STORE_SPILL_PATH={workdir / 'spill.jsonl'}",
+    ]  # fmt: skip
+
+
+def test_commands_over_mongodb(mongo_corpus: tuple[MongoServer, Path], corpus_path: Path) -> None:
+    server, workdir = mongo_corpus
+    args = _mongo_args(server, workdir)
+    for command, extra in (
+        ("stats", ["--by", "language"]),
+        ("kwic", ["land reform", "--sort", "right"]),
+        ("export", ["--format", "lines", "--exclude-duplicates", "--publication", "mg"]),
+    ):
+        mongo = run_command(command, *extra, *args, store=None)
+        assert mongo.returncode == 0, mongo.stderr
+        sqlite = run_command(command, *extra, "--no-progress", store=corpus_path)
+        assert sqlite.returncode == 0, sqlite.stderr
+        assert mongo.stdout == sqlite.stdout and mongo.stdout.strip(), command
