@@ -63,7 +63,7 @@ class Article:
     rule_version: str | None = None  # the publication rule set used (dated)
 
     # --- language, tokens (language, tokenize stages) -------------------------------------------
-    language: str | None = None  # ISO 639-1 where one exists (en, af, zu, xh, st, tn, ts, ss, ve), else 639-3 (nso, nbl), "und"
+    language: str | None = None  # ISO 639-1 where one exists (en, af, zu, xh, st, tn, ts, ss, ve), nso for Sepedi, nr for isiNdebele, "und"
     language_prob: float | None = None
     paragraph_languages: list[dict[str, Any]] = field(default_factory=list)  # [{"lang", "prob", "start", "end"}]
     mixed_language: bool = False
