@@ -1,0 +1,42 @@
+"""Shared helpers for the cleaning stages (gzip, decode, preclean, extract): switches, stats, rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scrapy.exceptions import NotConfigured
+
+from sacorpus.publications import RuleSet
+from sacorpus.text.dates import wayback_date
+
+
+def require_enabled(crawler: Any, stage: str) -> None:
+    """Raise NotConfigured when ``SACORPUS_<STAGE>_ENABLED`` is false (default: enabled)."""
+    name = f"SACORPUS_{stage.upper()}_ENABLED"
+    if not crawler.settings.getbool(name, True):
+        raise NotConfigured(f"{name} is false")
+
+
+def publication_of(crawler: Any) -> Any:
+    """The running spider's Publication, or None (tests, ad-hoc spiders)."""
+    spider = getattr(crawler, "spider", None)
+    return getattr(spider, "publication", None)
+
+
+def rules_for_item(publication: Any, item: Any) -> RuleSet:
+    """The dated rule set for an item: a Wayback capture uses the rules valid at its capture date."""
+    if publication is None or not hasattr(publication, "rules_for"):
+        return RuleSet()
+    return publication.rules_for(wayback_date(getattr(item, "wayback_timestamp", None)))
+
+
+class Counter:
+    """Thin wrapper so a stage can count without caring whether stats exist."""
+
+    def __init__(self, stats: Any, prefix: str) -> None:
+        self.stats = stats
+        self.prefix = prefix
+
+    def inc(self, key: str, count: int = 1) -> None:
+        if self.stats is not None and count:
+            self.stats.inc_value(f"{self.prefix}/{key}", count)

@@ -1,0 +1,96 @@
+"""Titles: the headline without the site's branding.
+
+``<title>`` and ``og:title`` usually carry the outlet (" | IOL", "News24 - ", " – CBC News"). A
+separator segment is removed only when it is evidently the site: it matches ``og:site_name``, the
+publication name, the JSON-LD publisher or the host name (compared without case, spaces and
+punctuation), or the page's own ``<h1>`` shows the headline without it. A title that merely contains
+a separator ("BUDGET 3.0 | Sars gets R4bn") keeps it, because no site name matches.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+
+_SEP = r"\s+(?:\||[-–—]|::|·|•|»|«|/|\\|~|\*)\s+"
+_SEPARATORS = re.compile(_SEP)
+_TRAILING_SEP = re.compile(_SEP + r"$")
+_BYLINE_SEGMENT = re.compile(r"^(?:by|von|par|por|door|deur)\s+\S", re.I)
+_NON_ALNUM = re.compile(r"[\W_]+")
+_GENERIC_HOST_PARTS = {"www", "m", "amp", "mobile", "com", "co", "za", "org", "net", "news", "uk", "au", "de", "www2"}
+
+
+def norm_key(text: str) -> str:
+    return _NON_ALNUM.sub("", text.casefold())
+
+
+def clean_spaces(text: str | None) -> str | None:
+    """Collapse whitespace and undo leftover (double-escaped) HTML entities."""
+    if text is None:
+        return None
+    if "&" in text and re.search(r"&(#\d+|#x[0-9a-f]+|[a-z]{2,8});", text, re.I):
+        text = html.unescape(text)
+    text = " ".join(text.split())
+    return text or None
+
+
+def host_keys(host: str | None) -> set[str]:
+    """'www.news24.com' -> {'news24com', 'news24'}; used to recognise the site in a title segment."""
+    if not host:
+        return set()
+    host = host.lower().split(":")[0]
+    parts = [p for p in host.split(".") if p and p not in _GENERIC_HOST_PARTS]
+    keys = {norm_key(host.removeprefix("www."))}
+    keys.update(norm_key(p) for p in parts if len(p) >= 2)
+    return {k for k in keys if k}
+
+
+def is_site_segment(segment: str, site_keys: set[str]) -> bool:
+    """True when a title segment is the site's name ("IOL", "CBC News", "TimesLIVE")."""
+    key = norm_key(segment)
+    if not key:
+        return True
+    for site in site_keys:
+        if not site:
+            continue
+        if key == site:
+            return True
+        if len(site) >= 3 and (key.startswith(site) or key.endswith(site)) and len(key) <= len(site) + 8:
+            return True  # "CBC News" vs host "cbc", "The Citizen" vs "citizen"
+        if len(key) >= 4 and (site.startswith(key) or site.endswith(key)) and len(key) >= 0.6 * len(site):
+            return True  # "Guardian" vs "theguardian"
+    return False
+
+
+def strip_site(title: str, site_names: Iterable[str] = (), host: str | None = None,
+               headline: str | None = None) -> str:
+    """Remove site-name prefixes/suffixes from ``title``; returns the cleaned title."""
+    title = clean_spaces(title) or ""
+    if not title:
+        return title
+    h = clean_spaces(headline) or ""
+    if len(h) >= 10 and h != title:
+        if title.startswith(h) and _SEPARATORS.match(title[len(h):]):
+            return h
+        if title.endswith(h) and _TRAILING_SEP.search(title[: len(title) - len(h)]):
+            return h
+    keys = {norm_key(n) for n in site_names if n and norm_key(n)} | host_keys(host)
+    keys.discard("")
+    parts = _SEPARATORS.split(title)
+    if len(parts) < 2:
+        return title
+    seps = _SEPARATORS.findall(title)
+    while len(parts) > 1 and (is_site_segment(parts[-1], keys) or _BYLINE_SEGMENT.match(parts[-1])):
+        parts.pop()
+        seps.pop()
+    while len(parts) > 1 and is_site_segment(parts[0], keys):
+        parts.pop(0)
+        seps.pop(0)
+    out = parts[0]
+    for sep, part in zip(seps, parts[1:], strict=False):
+        out += sep + part
+    return out.strip() or title
+
+
+__all__ = ["clean_spaces", "host_keys", "is_site_segment", "norm_key", "strip_site"]

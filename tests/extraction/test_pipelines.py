@@ -1,0 +1,131 @@
+"""The cleaning stages as Scrapy components: switches, stats, labels, dated rules, the H/C contract."""
+
+from __future__ import annotations
+
+import gzip
+from datetime import date
+
+import pytest
+import scrapy
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.test import get_crawler
+
+from sacorpus.items import Article
+from sacorpus.pipelines.decode import DecodePipeline
+from sacorpus.pipelines.extract import ExtractPipeline
+from sacorpus.pipelines.gzip import GzipPipeline
+from sacorpus.pipelines.preclean import PrecleanPipeline
+from sacorpus.publications import ElementFilter, Publication, RuleSet
+
+URL = "https://www.iol.co.za/news/south-africa/severe-storms-gauteng-1234"
+
+
+class PubSpider(scrapy.Spider):
+    name = "iol"
+    publication = Publication(
+        slug="iol", name="IOL", home="https://www.iol.co.za", domains=("iol.co.za",), languages=("en",),
+        rules=(
+            RuleSet(version="current", strip_text=(r"^© \d{4} Independent Online.*$",)),
+            RuleSet(version="2014", valid_until=date(2016, 1, 1),
+                    filters=(ElementFilter("div", "class", "article-body"),)),
+        ),
+    )
+
+
+def crawler(settings=None, spider=True):
+    c = get_crawler(PubSpider, settings or {})
+    if spider:
+        c.spider = c._create_spider()
+    return c
+
+
+def run_all(c, item):
+    for cls in (GzipPipeline, DecodePipeline, PrecleanPipeline, ExtractPipeline):
+        item = cls.from_crawler(c).process_item(item)
+    return item
+
+
+def stats(c):
+    return c.stats.get_stats()
+
+
+def test_full_chain_fills_fields_and_keeps_html(fixture_html):
+    c = crawler()
+    page = fixture_html("iol_article.html")
+    item = Article(url=URL, publication="iol", body=gzip.compress(gzip.compress(page.encode())),
+                   headers={"Content-Encoding": "gzip", "Content-Type": "text/html; charset=utf-8"})
+    item = run_all(c, item)
+    assert item.content_encoding == "gzip+gzip"
+    assert item.html == page  # H is the page as published, not the pre-cleaned HTML
+    assert "Independent Online" not in item.text  # the publication's current strip_text applied
+    assert item.title == "Severe storms hit Gauteng, residents urged to stay indoors"
+    assert item.authors == ["Thandi Mokoena", "Pieter van Wyk"]
+    assert item.published_at == "2025-11-28T13:26:06Z"
+    assert item.rule_version == "current"
+    assert item.page_type == "article"
+    assert ["IOL", "https://www.iol.co.za/news/weather"] in item.fallback["anchors"]
+    s = stats(c)
+    assert s["sacorpus/gzip/applied/gzip"] == 2
+    assert s["sacorpus/extract/page_type/article"] == 1
+    assert s.get("sacorpus/extract/hidden_removed", 0) >= 2
+
+
+def test_wayback_capture_uses_dated_rules(fixture_html):
+    c = crawler()
+    item = Article(url=URL, publication="iol", body=fixture_html("iol_article.html").encode(),
+                   wayback_timestamp="20140512093000")
+    item = run_all(c, item)
+    assert item.rule_version == "2014"
+    assert "Weather Service" not in (item.text or "")  # the 2014 filter removed the modern body container
+
+
+def test_truncated_gzip_is_noted_and_counted():
+    c = crawler()
+    data = gzip.compress(("<html><body>" + "<p>Water cuts in Tshwane continue.</p>" * 500 + "</body></html>").encode())
+    item = GzipPipeline.from_crawler(c).process_item(Article(url=URL, publication="iol", body=data[: len(data) // 2]))
+    assert "gzip:truncated" in item.problems
+    assert stats(c)["sacorpus/gzip/truncated"] == 1
+
+
+def test_binary_body_labelled_not_dropped():
+    c = crawler()
+    item = Article(url=URL + ".pdf", publication="iol", body=b"%PDF-1.4\n...", headers={"Content-Type": "application/pdf"})
+    item = run_all(c, item)
+    assert item.page_type == "binary" and item.html is None and item.text is None
+    assert stats(c)["sacorpus/decode/binary"] == 1
+    assert stats(c)["sacorpus/extract/page_type/binary"] == 1
+
+
+def test_mojibake_counted():
+    c = crawler()
+    page = "<html><body><p>Caf\u00e9 owners in Gqeberha say they\u2019re struggling, na\u00efvely hopeful.</p></body></html>"
+    broken = page.encode("utf-8").decode("cp1252").encode("utf-8")
+    item = DecodePipeline.from_crawler(c).process_item(Article(url=URL, publication="iol", body=broken))
+    assert "they\u2019re" in item.html
+    assert stats(c)["sacorpus/decode/mojibake-repaired"] == 1
+
+
+@pytest.mark.parametrize("stage,cls", [("GZIP", GzipPipeline), ("DECODE", DecodePipeline),
+                                       ("PRECLEAN", PrecleanPipeline), ("EXTRACT", ExtractPipeline)])
+def test_switches(stage, cls):
+    with pytest.raises(NotConfigured):
+        cls.from_crawler(crawler({f"SACORPUS_{stage}_ENABLED": False}))
+
+
+def test_preclean_switch_off_keeps_hidden_text(fixture_html):
+    c = crawler({"SACORPUS_PRECLEAN_ENABLED": False})
+    item = Article(url=URL, publication="iol", html=fixture_html("iol_article.html"))
+    item = ExtractPipeline.from_crawler(c).process_item(item)
+    on = ExtractPipeline.from_crawler(crawler()).process_item(
+        Article(url=URL, publication="iol", html=fixture_html("iol_article.html")))
+    assert "bridges.The warning" in item.text or "bridges. The warning" in item.text
+    assert "Advertisement continues" not in on.text
+
+
+def test_no_publication_uses_default_rules(fixture_html):
+    c = crawler(spider=False)
+    item = Article(url=URL, publication="x", html=fixture_html("iol_article.html"))
+    item = PrecleanPipeline.from_crawler(c).process_item(item)
+    item = ExtractPipeline.from_crawler(c).process_item(item)
+    assert item.rule_version == "default"
+    assert item.title_clean.startswith("Severe storms")

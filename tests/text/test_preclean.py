@@ -1,0 +1,163 @@
+"""Pre-cleaning: hidden content in every spelling, filters, block whitespace, glued sentences."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import lxml.html
+import pytest
+
+from sacorpus.publications import ElementFilter, Publication, RuleSet
+from sacorpus.text.preclean import preclean, repair_glued_sentences, strip_static_text
+
+
+def visible_text(html: str) -> str:
+    return " ".join(lxml.html.fromstring(html).text_content().split())
+
+
+def page(inner: str) -> str:
+    return f"<html><head><title>t</title></head><body><p>Kept before.</p>{inner}<p>Kept after.</p></body></html>"
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        '<div style="display:none">SECRET</div>',
+        '<div style="DISPLAY : NONE">SECRET</div>',
+        '<span style="color:red;display:\n none !important">SECRET</span>',
+        "<span style='visibility:hidden'>SECRET</span>",
+        '<span style="Visibility: Hidden;">SECRET</span>',
+        "<p hidden>SECRET</p>",
+        '<p hidden="hidden">SECRET</p>',
+        '<span aria-hidden="true">SECRET</span>',
+        '<span class="sr-only">SECRET</span>',
+        '<span class="label visually-hidden">SECRET</span>',
+        '<span class="screen-reader-text">SECRET</span>',
+        '<div class="hidden">SECRET</div>',
+        "<template><p>SECRET</p></template>",
+    ],
+)
+def test_hidden_forms_removed(hidden):
+    out = visible_text(preclean(page(hidden)))
+    assert "SECRET" not in out
+    assert "Kept before." in out and "Kept after." in out
+
+
+def test_hidden_element_tail_text_survives():
+    out = visible_text(preclean(page('<p>one <span class="sr-only">SECRET</span>two</p>')))
+    assert "one two" in out and "SECRET" not in out
+
+
+def test_responsive_hidden_is_visible():
+    out = visible_text(preclean(page('<div class="hidden md:block">Desktop text</div>')))
+    assert "Desktop text" in out
+
+
+def test_display_block_is_not_hidden():
+    out = visible_text(preclean(page('<div style="display: block; nonevent: 1">Shown</div>')))
+    assert "Shown" in out
+
+
+def test_paywalled_article_body_is_kept():
+    body = "".join(f"<p>Paragraph {i} of the paywalled article with enough words to be real text. " * 3 + "</p>" for i in range(8))
+    out = visible_text(preclean(page(f'<div class="paywall" style="display:none">{body}</div>')))
+    assert "Paragraph 7" in out
+
+
+def test_filters_with_regex_values():
+    rules = RuleSet(filters=(
+        ElementFilter("div", "class", r"^ad-slot-\d+$"),
+        ElementFilter("*", "data-widget", ""),
+        ElementFilter("aside", "id", "related"),
+    ))
+    html = page('<div class="ad-slot-17">AD1</div><div class="ad-slot-x">KEEP1</div>'
+                '<section data-widget="poll">POLL</section><aside id="related-links">REL</aside><aside id="box">KEEP2</aside>')
+    out = visible_text(preclean(html, rules))
+    assert "AD1" not in out and "POLL" not in out and "REL" not in out
+    assert "KEEP1" in out and "KEEP2" in out
+
+
+def test_paragraphs_glued_without_whitespace_get_a_boundary():
+    out = lxml.html.fromstring(preclean(page("<p>said here.</p><p>Another day</p><div>one<div>two</div>three</div>"))).text_content()
+    words = out.split()
+    assert "here." in words and "Another" in words
+    assert "onetwo" not in out and "twothree" not in out
+
+
+@pytest.mark.parametrize(
+    "glued,fixed",
+    [
+        ("the minister said.The department", "the minister said. The department"),
+        ("was it?Nobody knew", "was it? Nobody knew"),
+        ("in 2014.Then it", "in 2014. Then it"),
+        ('he said."The end', 'he said." The end'),
+    ],
+)
+def test_glued_sentences_repaired(glued, fixed):
+    assert repair_glued_sentences(glued) == fixed
+
+
+@pytest.mark.parametrize("text", ["the U.S. Army", "the U.S.The end", "e.g. this", "e.g.The", "i.e.Not",
+                                  "visit News24.com today", "iol.co.za", "3.5 million", "No.1 seed"])
+def test_abbreviations_and_domains_not_broken(text):
+    assert repair_glued_sentences(text) == text
+
+
+def test_glue_repair_inside_html_text_nodes():
+    out = visible_text(preclean(page("<p>Police said.The suspect fled to the U.S. on Monday.</p>")))
+    assert "said. The suspect" in out and "U.S. on" in out
+
+
+def test_static_text_stripped():
+    text = "First paragraph.\n© 2025 Independent Online. All rights reserved.\nRelated links\nLast one."
+    out = strip_static_text(text, [r"^© \d{4} Independent Online.*$", "Related links"])
+    assert out == "First paragraph.\nLast one."
+
+
+def test_dated_rule_selection():
+    old = RuleSet(version="2014", valid_until=date(2016, 6, 30), filters=(ElementFilter("div", "id", "old"),))
+    mid = RuleSet(version="2019", valid_until=date(2020, 1, 1))
+    current = RuleSet(version="current")
+    pub = Publication(slug="x", name="X", home="https://x.co.za", domains=("x.co.za",), languages=("en",),
+                      rules=(current, mid, old))
+    assert pub.rules_for(date(2014, 3, 1)).version == "2014"
+    assert pub.rules_for(date(2018, 3, 1)).version == "2019"
+    assert pub.rules_for(date(2024, 3, 1)).version == "current"
+    assert pub.rules_for(None).version == "current"
+    html = page('<div id="old">OLD LAYOUT BOX</div>')
+    assert "OLD LAYOUT BOX" not in visible_text(preclean(html, pub.rules_for(date(2014, 3, 1))))
+    assert "OLD LAYOUT BOX" in visible_text(preclean(html, pub.rules_for(date(2024, 3, 1))))
+
+
+def test_wayback_timestamp_picks_rules():
+    from sacorpus.pipelines._common import rules_for_item
+
+    old = RuleSet(version="2014", valid_until=date(2016, 6, 30))
+    pub = Publication(slug="x", name="X", home="https://x.co.za", domains=("x.co.za",), languages=("en",),
+                      rules=(RuleSet(version="current"), old))
+
+    class Item:
+        wayback_timestamp = "20140512093000"
+
+    assert rules_for_item(pub, Item()).version == "2014"
+    Item.wayback_timestamp = None
+    assert rules_for_item(pub, Item()).version == "current"
+    assert rules_for_item(None, Item()) == RuleSet()
+
+
+def test_control_characters_do_not_break_cleaning():
+    html = page("<div>tab\x0bbed said.The end\x0c<p>next</p>tail\x01</div>")
+    out = visible_text(preclean(html))
+    assert "said. The end" in out and "next" in out
+
+
+def test_social_embeds_removed():
+    html = page('<blockquote class="twitter-tweet"><p>TWEET TEXT</p>&mdash; Someone (@someone)</blockquote>'
+                '<blockquote class="instagram-media">INSTA</blockquote><blockquote>Real quote stays.</blockquote>')
+    out = visible_text(preclean(html))
+    assert "TWEET TEXT" not in out and "INSTA" not in out and "Real quote stays." in out
+
+
+def test_react_streamed_hidden_segment_is_content():
+    out = visible_text(preclean(page('<div hidden id="S:0"><p>Streamed lede paragraph.</p></div>')))
+    assert "Streamed lede paragraph." in out
