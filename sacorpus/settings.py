@@ -120,3 +120,14 @@ SACORPUS_STORE_BATCH_SIZE = 50
 EXTENSIONS = {"sacorpus.extensions.CrawlSummary": 500}
 SACORPUS_SUMMARY_ENABLED = True
 DOWNLOAD_SLOTS = {"wayback-cdx": {"concurrency": 1, "delay": 1.0}}  # SACORPUS_WAYBACK_CDX_RATE applies
+
+# --- frontier, incremental runs, Wayback (issue 3, crawl-level; owned by the frontier helper) ----------
+# A seen-request filter on disk (JOBDIR/requests.seen.sqlite) with a bounded RAM cache, and a
+# scheduler that recovers a JOBDIR after kill -9 (see sacorpus/frontier/).
+SCHEDULER = "sacorpus.frontier.scheduler.ResumableScheduler"
+DUPEFILTER_CLASS = "sacorpus.frontier.dupefilter.DiskDupeFilter"
+SACORPUS_SEEN_CACHE_SIZE = 100_000  # fingerprints kept in RAM (the rest are on disk)
+SACORPUS_SEEN_FLUSH_EVERY = 1000  # fingerprints written per batch
+SACORPUS_CONDITIONAL_GET = True  # If-None-Match / If-Modified-Since for feeds and sitemaps
+SACORPUS_WAYBACK_MODE = "auto"  # cdx | homepage | both | auto (both when the publication names a homepage)
+SACORPUS_WAYBACK_CDX_LIMIT = 5000  # captures per CDX page (paged on with resume keys)

@@ -12,7 +12,21 @@ Run arguments (``-a name=value``):
   sources         comma list of source kinds to use: feeds,sitemaps,news_sitemaps,robots,start_urls,wayback
   since, until    date window (YYYY-MM-DD) for sitemap/feed entries with a date
   wayback_from, wayback_to   backfill this date range from the Wayback Machine
-  refetch=1       fetch URLs even when the store already has them
+  wayback_mode    cdx | homepage | both (default SACORPUS_WAYBACK_MODE "auto" = both; a method the
+                  publication gives no data for - prefixes/domains, homepage - is left out)
+  wayback_output  json (default) | plain: the CDX answer format asked for
+  refetch=1       fetch URLs even when the store already has them (still once per run)
+
+Incremental runs: an article URL the store has is not requested again; within a run the disk-backed
+seen filter (sacorpus.frontier) schedules each URL once, keyed by the article's own URL (one article
+listed by a feed, a sitemap and three Wayback captures is fetched once). Feeds and sitemaps are
+fetched with conditional GET from per-source poll state kept in the store.
+
+Wayback backfill works in calendar-month windows per query (a CDX prefix/domain query, or the
+homepage walk-back). A window is recorded done in the store's state (``wayback:<slug>``) once all
+its CDX pages were read and its requests scheduled; a re-run skips done windows, a half-read window
+resumes from its last resume key, and a run recovering from kill -9 re-lists the windows the killed
+run finished (their queued requests were lost with it; the store skips what was saved).
 """
 
 from __future__ import annotations
@@ -21,7 +35,7 @@ import asyncio
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable
-from datetime import date
+from datetime import UTC, date, datetime, time
 from typing import Any, ClassVar
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
@@ -31,13 +45,14 @@ from scrapy.utils.misc import load_object
 
 from sacorpus.items import Article
 from sacorpus.publications import Publication, load_publication
-from sacorpus.sources import feeds, sitemaps, wayback
+from sacorpus.sources import feeds, pollstate, sitemaps, wayback
 from sacorpus.sources.urls import UrlPolicy, canonicalize
 
 logger = logging.getLogger(__name__)
 
 SOURCE_KINDS = ("feeds", "sitemaps", "news_sitemaps", "robots", "start_urls", "wayback")
 _TRUE = {"1", "true", "yes", "on"}
+WAYBACK_MODES = ("cdx", "homepage", "both", "auto")
 
 
 def _as_date(value: str | date | None, name: str) -> date | None:
@@ -49,6 +64,11 @@ def _as_date(value: str | date | None, name: str) -> date | None:
         return date.fromisoformat(str(value))
     except ValueError:
         raise ValueError(f"argument {name}={value!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _header(response: Response, name: str) -> str | None:
+    value = response.headers.get(name)
+    return value.decode("latin-1") if value else None
 
 
 def _headers_as_text(response: Response) -> dict[str, str]:
@@ -88,19 +108,32 @@ class PublicationSpider(scrapy.Spider):
             if unknown:
                 raise ValueError(f"unknown source kind(s) {sorted(unknown)}; known: {', '.join(SOURCE_KINDS)}")
         self.base_url_arg = kwargs.get("base_url")
+        self.wayback_mode_arg = kwargs.get("wayback_mode")
+        if self.wayback_mode_arg and self.wayback_mode_arg not in WAYBACK_MODES:
+            raise ValueError(f"wayback_mode={self.wayback_mode_arg!r}; known: {', '.join(WAYBACK_MODES)}")
+        self.wayback_output = kwargs.get("wayback_output") or "json"
+        if self.wayback_output not in ("json", "plain"):
+            raise ValueError(f"wayback_output={self.wayback_output!r}; known: json, plain")
         self._store = None
-        # With refetch, requests bypass the (persistent) seen filter; URLs listed by several sources
-        # (RSS, Atom, sitemaps) must still be fetched once per run.
-        self._refetched: set[str] = set()
+        self._poll_states: dict[str, dict[str, Any]] = {}  # source URL -> poll state (one per feed/sitemap)
+        self._windows: wayback.WindowLog | None = None
+        self._window_runs: dict[str, str] = {}  # window key -> run id that finished it
 
     # --- settings ---------------------------------------------------------------------------------------
 
     @classmethod
     def update_settings(cls, settings: Any) -> None:
-        """Give each spider its own JOBDIR (disk queues, resumable) unless the run sets one."""
+        """Give each spider its own JOBDIR (disk queues, resumable) unless the run sets one, and make
+        SACORPUS_WAYBACK_CDX_RATE drive the "wayback-cdx" download slot (one CDX call at a time)."""
         super().update_settings(settings)
         if settings.get("JOBDIR") is None and settings.get("SACORPUS_JOBDIR_ROOT"):
             settings.set("JOBDIR", f"{settings['SACORPUS_JOBDIR_ROOT']}/{cls.name}", priority="spider")
+        rate = settings.getfloat("SACORPUS_WAYBACK_CDX_RATE", 1.0)
+        slots = {k: dict(v) for k, v in settings.getdict("DOWNLOAD_SLOTS").items()}
+        cdx = slots.setdefault("wayback-cdx", {})
+        cdx.pop("randomize_delay", None)
+        cdx.update({"concurrency": 1, "jitter": 0, "delay": 1.0 / rate if rate > 0 else 0.0})
+        settings.set("DOWNLOAD_SLOTS", slots, priority=max(settings.getpriority("DOWNLOAD_SLOTS") or 0, 30))
 
     @property
     def source_base(self) -> str | None:
@@ -115,6 +148,13 @@ class PublicationSpider(scrapy.Spider):
             live = src.feeds or src.sitemaps or src.news_sitemaps or src.robots or src.start_urls
             return bool(self.wayback_from or self.wayback_to or not live)
         return True
+
+    @property
+    def recovering(self) -> bool:
+        """This run follows a killed one: its queued requests were lost, so sources are listed in full
+        (no conditional GET, finished Wayback windows of the killed run again)."""
+        job = getattr(self, "sacorpus_job", None)
+        return bool(job is not None and job.recovered)
 
     @property
     def refetch(self) -> bool:
@@ -156,20 +196,20 @@ class PublicationSpider(scrapy.Spider):
         src = self.publication.sources
         if self.wants("feeds"):
             for url in src.feeds:
-                yield self.source_request(url, self.parse_feed, "feed")
+                yield await self.polled_request(url, self.parse_feed, "feed")
         if self.wants("news_sitemaps"):
             for url in src.news_sitemaps:
-                yield self.source_request(url, self.parse_sitemap, "news_sitemap")
+                yield await self.polled_request(url, self.parse_sitemap, "news_sitemap")
         if self.wants("sitemaps"):
             for url in src.sitemaps:
-                yield self.source_request(url, self.parse_sitemap, "sitemap")
+                yield await self.polled_request(url, self.parse_sitemap, "sitemap")
         if src.robots and self.wants("robots"):
             yield self.source_request(urljoin(self.publication.home, "/robots.txt"), self.parse_robots, "sitemap")
         if self.wants("start_urls"):
             for url in src.start_urls:
                 yield self.source_request(url, self.parse_section, "link")
         if src.wayback and self.wants("wayback"):
-            for request in self.wayback_start_requests():
+            async for request in self.wayback_start_requests():
                 yield request
 
     def source_request(self, url: str, callback: Any, kind: str, **meta: Any) -> Request:
@@ -183,6 +223,50 @@ class PublicationSpider(scrapy.Spider):
             meta={"sacorpus_source": kind, "sacorpus_source_url": url, **meta},
         )
 
+    async def polled_request(self, url: str, callback: Any, kind: str, **meta: Any) -> Request:
+        """A feed/sitemap request, conditional (If-None-Match / If-Modified-Since) on its poll state.
+
+        The 304 answer reaches the callback (``handle_httpstatus_list``), which records the poll."""
+        request = self.source_request(url, callback, kind, **meta)
+        request.meta["handle_httpstatus_list"] = [304]
+        if not self.settings.getbool("SACORPUS_CONDITIONAL_GET", True) or self.refetch or self.recovering:
+            return request
+        headers = pollstate.conditional_headers(await self.poll_state(url))
+        if headers:
+            for key, value in headers.items():
+                request.headers[key] = value
+            self.crawler.stats.inc_value(f"sacorpus/source/{kind}/conditional")
+        return request
+
+    async def poll_state(self, url: str) -> dict[str, Any]:
+        """The poll state of one feed/sitemap (store state ``poll:<url>``; in memory for the run)."""
+        if url not in self._poll_states:
+            state = await self.get_state(f"poll:{url}")
+            self._poll_states[url] = state if state else pollstate.new_state()
+        return self._poll_states[url]
+
+    async def record_poll(self, response: Response, guids: Iterable[str]) -> bool:
+        """Update the source's poll state and log the proposed next poll; False on 304 (nothing new)."""
+        url = response.meta.get("sacorpus_source_url") or self.logical_url(response.url)
+        kind = response.meta.get("sacorpus_source", "sitemap")
+        state = await self.poll_state(url)
+        not_modified = response.status == 304
+        fresh = pollstate.record_poll(
+            state, guids,
+            etag=_header(response, "ETag"), last_modified=_header(response, "Last-Modified"),
+            not_modified=not_modified)
+        interval = pollstate.next_interval(state)
+        stats = self.crawler.stats
+        if not_modified:
+            stats.inc_value(f"sacorpus/source/{kind}/not_modified")
+        stats.inc_value(f"sacorpus/source/{kind}/new_entries", len(fresh))
+        stats.min_value("sacorpus/source/next_poll_min_seconds", interval)
+        stats.max_value("sacorpus/source/next_poll_max_seconds", interval)
+        logger.info("%s %s: %s, %d new entries; next poll proposed in %d s", kind, url,
+                    "not modified" if not_modified else "fetched", len(fresh), interval)
+        await self.set_state(f"poll:{url}", state)
+        return not not_modified
+
     def source_failed(self, failure: Any) -> None:
         request = failure.request
         self.crawler.stats.inc_value(f"sacorpus/source/{request.meta.get('sacorpus_source', 'unknown')}/failed")
@@ -191,8 +275,12 @@ class PublicationSpider(scrapy.Spider):
     # --- feeds and sitemaps -------------------------------------------------------------------------------
 
     async def parse_feed(self, response: Response) -> AsyncIterator[Request]:
+        if response.status == 304:
+            await self.record_poll(response, ())
+            return
         result = feeds.parse_feed(response.body, self.logical_url(response.url), _headers_as_text(response))
         stats = self.crawler.stats
+        await self.record_poll(response, [e.guid or e.url or "" for e in result.entries])
         stats.inc_value("sacorpus/source/feed/documents")
         if result.bozo:
             stats.inc_value("sacorpus/source/feed/bozo")
@@ -218,11 +306,15 @@ class PublicationSpider(scrapy.Spider):
     async def parse_robots(self, response: Response) -> AsyncIterator[Request]:
         text = response.text if hasattr(response, "text") else response.body.decode("utf-8", "replace")
         for url in sitemaps.sitemaps_from_robots(text, self.logical_url(response.url)):
-            yield self.source_request(url, self.parse_sitemap, "sitemap", sacorpus_depth=0)
+            yield await self.polled_request(url, self.parse_sitemap, "sitemap", sacorpus_depth=0)
 
     async def parse_sitemap(self, response: Response) -> AsyncIterator[Request]:
+        if response.status == 304:
+            await self.record_poll(response, ())
+            return
         result = sitemaps.parse_sitemap(response.body, self.logical_url(response.url))
         stats = self.crawler.stats
+        await self.record_poll(response, [*result.sitemaps, *(e.loc for e in result.entries)])
         stats.inc_value("sacorpus/source/sitemap/documents")
         if result.problem:
             stats.inc_value("sacorpus/source/sitemap/problems")
@@ -235,7 +327,7 @@ class PublicationSpider(scrapy.Spider):
                 logger.warning("sitemap index %s is nested deeper than %d; not followed", response.url, depth)
             else:
                 for url in result.sitemaps:
-                    yield self.source_request(url, self.parse_sitemap, kind, sacorpus_depth=depth + 1)
+                    yield await self.polled_request(url, self.parse_sitemap, kind, sacorpus_depth=depth + 1)
         candidates = []
         for entry in result.entries:
             when = entry.news_published or entry.lastmod
@@ -274,28 +366,19 @@ class PublicationSpider(scrapy.Spider):
             stats.inc_value("sacorpus/source/already_stored", len(known))
         source_url = response.meta.get("sacorpus_source_url") or self.logical_url(response.url)
         for logical, (_url, fallback) in wanted.items():
-            if logical in known or not self._first_this_run(logical):
+            if logical in known:
                 continue
             yield self.article_request(logical, kind, source_url, fallback)
 
-    def _first_this_run(self, url: str) -> bool:
-        """Without refetch the scheduler's seen filter does this; with it, a per-run set does."""
-        if not self.refetch:
-            return True
-        if url in self._refetched:
-            return False
-        self._refetched.add(url)
-        return True
-
     def article_request(self, url: str, kind: str, source_url: str | None, fallback: dict[str, Any],
                         **meta: Any) -> Request:
+        """An article request; the seen filter keys it by the article URL (once per run, also with refetch)."""
         return Request(
             self.fetch_url(url),
             callback=self.parse_article,
             errback=self.article_failed,
-            dont_filter=self.refetch,
             meta={"sacorpus_url": url, "sacorpus_source": kind, "sacorpus_source_url": source_url,
-                  "sacorpus_fallback": fallback, **meta},
+                  "sacorpus_fallback": fallback, "sacorpus_seen_key": url, **meta},
         )
 
     def article_failed(self, failure: Any) -> None:
@@ -313,13 +396,20 @@ class PublicationSpider(scrapy.Spider):
     def make_article(self, response: Response) -> Article:
         meta = response.meta
         url = meta.get("sacorpus_url") or self.logical_url(response.url)
+        final_url = meta.get("sacorpus_final_url") or self.logical_url(response.url)
+        timestamp = meta.get("sacorpus_wayback_timestamp")
+        if meta.get("sacorpus_source") == "wayback":
+            # The archive redirects to the nearest capture: the capture fetched is the one in the final URL.
+            memento = wayback.parse_memento_url(response.url)
+            if memento:
+                timestamp, final_url = memento[0].ljust(14, "0"), response.url
         return Article(
             url=url,
             publication=self.publication.slug,
             source=meta.get("sacorpus_source", "link"),
             source_url=meta.get("sacorpus_source_url"),
-            final_url=meta.get("sacorpus_final_url") or self.logical_url(response.url),
-            wayback_timestamp=meta.get("sacorpus_wayback_timestamp"),
+            final_url=final_url,
+            wayback_timestamp=timestamp,
             status=response.status,
             headers=_headers_as_text(response),
             body=response.body,
@@ -339,6 +429,28 @@ class PublicationSpider(scrapy.Spider):
         return out
 
     # --- the store (incremental runs) -------------------------------------------------------------------
+
+    async def get_state(self, key: str) -> dict[str, Any] | None:
+        """Component state from the store (off the reactor thread); None when absent or unavailable."""
+        store = self._open_store()
+        if store is None:
+            return None
+        try:
+            return await asyncio.to_thread(store.get_state, key)
+        except Exception as exc:  # a store outage must not stop the crawl
+            self.crawler.stats.inc_value("sacorpus/store/state_errors")
+            logger.warning("store state %s not readable: %s", key, exc)
+            return None
+
+    async def set_state(self, key: str, value: dict[str, Any]) -> None:
+        store = self._open_store()
+        if store is None:
+            return
+        try:
+            await asyncio.to_thread(store.set_state, key, value)
+        except Exception as exc:
+            self.crawler.stats.inc_value("sacorpus/store/state_errors")
+            logger.warning("store state %s not written: %s", key, exc)
 
     async def stored_urls(self, urls: list[str]) -> set[str]:
         """URLs among ``urls`` that the store already has (queried off the reactor thread)."""
@@ -370,23 +482,112 @@ class PublicationSpider(scrapy.Spider):
 
     # --- Wayback backfill ---------------------------------------------------------------------------------
 
-    def wayback_start_requests(self) -> Iterable[Request]:
-        """CDX queries for the run's window, one per prefix/domain and month (see sources.wayback)."""
+    @property
+    def wayback_base(self) -> str:
+        return self.settings.get("SACORPUS_WAYBACK_BASE") or wayback.WAYBACK
+
+    @property
+    def wayback_state_key(self) -> str:
+        return f"wayback:{self.publication.slug}"
+
+    def wayback_modes(self) -> set[str]:
+        """Which backfill methods run: CDX listings of prefixes/domains, the homepage walk-back, or both."""
+        wb = self.publication.sources.wayback
+        if wb is None:
+            return set()
+        has_cdx = bool(wb.prefixes or wb.domains)
+        mode = self.wayback_mode_arg or self.settings.get("SACORPUS_WAYBACK_MODE") or "auto"
+        if mode == "auto":
+            mode = "both"
+        modes = {"cdx", "homepage"} if mode == "both" else {mode}
+        if not wb.homepage:
+            modes.discard("homepage")
+        if not has_cdx:
+            modes.discard("cdx")
+        return modes
+
+    def wayback_queries(self) -> list[tuple[str, str, str]]:
+        """``(query key, CDX url, matchType)`` per query; prefixes inside a listed domain are covered by it."""
+        wb = self.publication.sources.wayback
+        modes = self.wayback_modes()
+        out: list[tuple[str, str, str]] = []
+        if "cdx" in modes:
+            domains = [d.lower().strip(".") for d in wb.domains]
+            out += [(f"domain:{d}", d, "domain") for d in domains]
+            for prefix in wb.prefixes:
+                host = (urlsplit(prefix if "://" in prefix else f"http://{prefix}").hostname or "").lower()
+                if any(host == d or host.endswith("." + d) for d in domains):
+                    continue
+                out.append((f"prefix:{prefix}", prefix, "prefix"))
+        if "homepage" in modes:
+            out.append((f"homepage:{wb.homepage}", wb.homepage, "exact"))
+        return out
+
+    async def window_log(self) -> wayback.WindowLog:
+        """The persistent log of finished windows; a run recovering from kill -9 redoes the killed run's."""
+        if self._windows is None:
+            data = await self.get_state(self.wayback_state_key) or {}
+            log = wayback.WindowLog.from_dict(data)
+            runs = {str(k): str(v) for k, v in dict(data.get("done_runs") or {}).items()}
+            job = getattr(self, "sacorpus_job", None)
+            if job is not None and job.recovered:
+                redo = {k for k, run in runs.items() if run == job.recovered}
+                log.done -= redo
+                for key in redo:
+                    runs.pop(key, None)
+                log.resume_keys.clear()
+                self.crawler.stats.set_value("sacorpus/source/wayback/windows_redone", len(redo))
+                logger.info("recovering from killed run %s: %d Wayback windows listed again", job.recovered,
+                            len(redo))
+            self._windows, self._window_runs = log, runs
+        return self._windows
+
+    async def record_window_page(self, query: str, window: tuple[date, date], resume_key: str | None) -> None:
+        log = await self.window_log()
+        log.record_page(query, window, resume_key)
+        if not resume_key:
+            job = getattr(self, "sacorpus_job", None)
+            self._window_runs[wayback.window_key(query, window)] = job.run if job is not None else ""
+            self.crawler.stats.inc_value("sacorpus/source/wayback/windows_done")
+        await self.set_state(self.wayback_state_key, {**log.to_dict(), "done_runs": self._window_runs})
+
+    async def wayback_start_requests(self) -> AsyncIterator[Request]:
+        """CDX queries for the run's window: one per query and calendar month not finished before."""
         wb = self.publication.sources.wayback
         start = self.wayback_from or wb.start
         end = self.wayback_to or wb.end or date.today()
         if start is None:
             logger.warning("%s: wayback needs wayback_from (or sources.wayback.from)", self.name)
             return
-        base = self.settings.get("SACORPUS_WAYBACK_BASE")
-        targets = [(p, "prefix") for p in wb.prefixes] + [(d, "domain") for d in wb.domains]
-        for w_start, w_end in wayback.month_windows(start, end):
-            for target, match in targets:
-                url = wayback.cdx_url(target, match_type=match, start=w_start, end=w_end, base=base)
-                yield Request(url, callback=self.parse_cdx, errback=self.source_failed, dont_filter=True,
-                              priority=5,
-                              meta={"sacorpus_source": "wayback", "sacorpus_source_url": url,
-                                    "download_slot": "wayback-cdx", "sacorpus_cdx": (target, match, w_start, w_end)})
+        log = await self.window_log()
+        skipped = 0
+        for window in wayback.month_windows(start, end):
+            for query, target, match in self.wayback_queries():
+                if log.is_done(query, window) and not self.refetch:
+                    skipped += 1
+                    continue
+                resume = None if query.startswith("homepage:") else log.resume_key(query, window)
+                yield self.cdx_request(query, target, match, window, resume)
+        if skipped:
+            self.crawler.stats.set_value("sacorpus/source/wayback/windows_skipped", skipped)
+            logger.info("%s: %d Wayback windows finished in earlier runs are skipped", self.name, skipped)
+
+    def cdx_request(self, query: str, target: str, match: str, window: tuple[date, date],
+                    resume_key: str | None = None, captures: Iterable[tuple[str, str, str | None]] = ()) -> Request:
+        """One CDX page: rate limited by the "wayback-cdx" slot, backed off on 429/503 by RetryAfterMiddleware."""
+        homepage = query.startswith("homepage:")
+        url = wayback.cdx_url(
+            target, match_type=match, start=window[0], end=window[1], base=self.wayback_base,
+            collapse="digest" if homepage else "urlkey", resume_key=resume_key,
+            limit=self.settings.getint("SACORPUS_WAYBACK_CDX_LIMIT", 5000), output=self.wayback_output)
+        return Request(
+            url, callback=self.parse_cdx, errback=self.source_failed, priority=5,
+            meta={"sacorpus_source": "wayback", "sacorpus_source_url": url, "download_slot": "wayback-cdx",
+                  "autothrottle_dont_adjust_delay": True,
+                  "sacorpus_seen_key": f"cdx|{wayback.window_key(query, window)}|{resume_key or ''}",
+                  "sacorpus_cdx": (query, target, match, window[0].isoformat(), window[1].isoformat()),
+                  "sacorpus_homepage_captures": list(captures)},
+        )
 
     async def parse_cdx(self, response: Response) -> AsyncIterator[Request]:
         page = wayback.parse_cdx(response.body)
@@ -395,26 +596,86 @@ class PublicationSpider(scrapy.Spider):
         for problem in page.problems:
             stats.inc_value("sacorpus/source/wayback/cdx_problems")
             logger.debug("CDX %s: %s", response.url, problem)
-        base = self.settings.get("SACORPUS_WAYBACK_BASE")
+        query, target, match, w_start, w_end = response.meta["sacorpus_cdx"]
+        window = (date.fromisoformat(w_start), date.fromisoformat(w_end))
+        if page.problems and not page.captures and not page.resume_key:
+            stats.inc_value("sacorpus/source/wayback/cdx_unreadable")
+            logger.warning("CDX answer %s is unreadable (%s); the window stays unfinished",
+                           response.url, page.problems[0])
+            return
+        stats.inc_value("sacorpus/source/wayback/captures", len(page.captures))
+        if query.startswith("homepage:"):
+            captures = [*response.meta.get("sacorpus_homepage_captures", ()),
+                        *((c.timestamp, c.original, c.digest) for c in page.captures)]
+            if page.resume_key:
+                yield self.cdx_request(query, target, match, window, page.resume_key, captures)
+                return  # homepage windows are recorded whole: the walk-back needs every capture
+            for request in self.walk_back_requests(captures, window, response.url):
+                yield request
+            await self.record_window_page(query, window, None)
+            return
         if page.resume_key:
-            target, match, w_start, w_end = response.meta["sacorpus_cdx"]
-            url = wayback.cdx_url(target, match_type=match, start=w_start, end=w_end, base=base,
-                                  resume_key=page.resume_key)
-            yield Request(url, callback=self.parse_cdx, errback=self.source_failed, dont_filter=True, priority=5,
-                          meta={**{k: v for k, v in response.meta.items() if k.startswith("sacorpus_")},
-                                "download_slot": "wayback-cdx"})
+            yield self.cdx_request(query, target, match, window, page.resume_key)
         by_url: dict[str, wayback.Capture] = {}
         for capture in page.captures:
-            by_url.setdefault(canonicalize(capture.original), capture)
-        known = await self.stored_urls(list(by_url)) if by_url and not self.refetch else set()
-        for url, capture in by_url.items():
-            if url in known or not self.policy.allowed(url) or not self._first_this_run(url):
-                continue
+            url = canonicalize(capture.original)
+            if self.policy.is_article(url):
+                by_url.setdefault(url, capture)
+            else:
+                stats.inc_value("sacorpus/source/wayback/not_article")
+        async for request in self.wayback_article_requests(
+                [(url, c.timestamp, c.original) for url, c in by_url.items()], response.url):
+            yield request
+        await self.record_window_page(query, window, page.resume_key)
+
+    def walk_back_requests(self, captures: list[tuple[str, str, str | None]], window: tuple[date, date],
+                           source_url: str) -> Iterable[Request]:
+        """Homepage versions from the window's end back to its start, one per distinct content digest."""
+        pool = [wayback.Capture(urlkey="", timestamp=ts, original=original, digest=digest, statuscode=200)
+                for ts, original, digest in captures]
+        end = datetime.combine(window[1], time(23, 59, 59), tzinfo=UTC)
+        for capture in wayback.walk_back(pool, end, stop=window[0]):
+            self.crawler.stats.inc_value("sacorpus/source/wayback/homepage_versions")
             yield Request(
-                wayback.memento_url(capture.timestamp, capture.original, base=base),
-                callback=self.parse_article,
-                errback=self.article_failed,
-                meta={"sacorpus_url": url, "sacorpus_source": "wayback", "sacorpus_source_url": response.url,
-                      "sacorpus_wayback_timestamp": capture.timestamp, "sacorpus_fallback": {},
-                      "sacorpus_final_url": wayback.memento_url(capture.timestamp, capture.original, base=base)},
+                capture.memento(self.wayback_base), callback=self.parse_wayback_homepage,
+                errback=self.source_failed, priority=3,
+                meta={"sacorpus_source": "wayback", "sacorpus_source_url": source_url,
+                      "sacorpus_homepage": (capture.timestamp, capture.original)},
+            )
+
+    async def parse_wayback_homepage(self, response: Response) -> AsyncIterator[Request]:
+        """A raw homepage capture: its article links become captures near the homepage's time."""
+        timestamp, original = response.meta["sacorpus_homepage"]
+        memento = wayback.parse_memento_url(response.url)
+        if memento:
+            timestamp = memento[0].ljust(14, "0")
+        capture = wayback.Capture(urlkey="", timestamp=timestamp, original=original)
+        links = wayback.homepage_links(response.body, capture, accept=self.policy.is_article,
+                                       base=self.wayback_base)
+        self.crawler.stats.inc_value("sacorpus/source/wayback/homepage_links", len(links))
+        wanted: dict[str, tuple[str, str, str]] = {}
+        for link in links:
+            parsed = wayback.parse_memento_url(link)
+            if parsed:
+                url = canonicalize(parsed[1])
+                wanted.setdefault(url, (url, parsed[0], parsed[1]))
+        async for request in self.wayback_article_requests(list(wanted.values()), response.url):
+            yield request
+
+    async def wayback_article_requests(self, captures: list[tuple[str, str, str]],
+                                       source_url: str) -> AsyncIterator[Request]:
+        """``(url, timestamp, original)`` -> raw (``id_``) capture requests for URLs the store lacks."""
+        urls = [url for url, _, _ in captures]
+        known = await self.stored_urls(urls) if urls and not self.refetch else set()
+        if known:
+            self.crawler.stats.inc_value("sacorpus/source/already_stored", len(known))
+        for url, timestamp, original in captures:
+            if url in known:
+                continue
+            memento = wayback.memento_url(timestamp, original, base=self.wayback_base)
+            yield Request(
+                memento, callback=self.parse_article, errback=self.article_failed,
+                meta={"sacorpus_url": url, "sacorpus_source": "wayback", "sacorpus_source_url": source_url,
+                      "sacorpus_wayback_timestamp": timestamp, "sacorpus_fallback": {},
+                      "sacorpus_final_url": memento, "sacorpus_seen_key": url},
             )
