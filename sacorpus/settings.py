@@ -131,3 +131,9 @@ SACORPUS_SEEN_FLUSH_EVERY = 1000  # fingerprints written per batch
 SACORPUS_CONDITIONAL_GET = True  # If-None-Match / If-Modified-Since for feeds and sitemaps
 SACORPUS_WAYBACK_MODE = "auto"  # cdx | homepage | both | auto (both when the publication names a homepage)
 SACORPUS_WAYBACK_CDX_LIMIT = 5000  # captures per CDX page (paged on with resume keys)
+
+# --- distributed crawls (sacorpus/distributed.py): several workers share one Redis frontier -------------
+SACORPUS_REDIS_URL = os.environ.get("SACORPUS_REDIS_URL") or os.environ.get("REDIS_URL") or None
+SACORPUS_REDIS_KEY_PREFIX = "sacorpus"  # keys <prefix>:<spider>:requests|seen|workers
+SACORPUS_REDIS_HEARTBEAT = 10.0  # seconds; a worker silent for 3 heartbeats counts as gone
+ADDONS = {"sacorpus.distributed.RedisFrontierAddon": 100}  # does nothing unless SACORPUS_REDIS_URL is set

@@ -28,6 +28,9 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
 if [ "$dev" = 1 ]; then
   .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+  # Servers the tests start on loopback: redis-server (distributed crawls). The MongoDB-wire server
+  # (SecantusDB) and scrapyd come from requirements-dev.txt.
+  command -v redis-server >/dev/null 2>&1 || apt_install redis-server
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps -e .
 echo "sacorpus is set up in .venv (activate with: . .venv/bin/activate)"

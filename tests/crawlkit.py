@@ -54,8 +54,9 @@ def run_crawl(slug: str, workdir: Path, *args: str, env: dict[str, str] | None =
     if export:
         cmd += ["-O", str(out)]
     full_env = {**os.environ, **(env or {})}
-    if not (env or {}).get("MONGO_URI"):
-        full_env.pop("MONGO_URI", None)
+    for name in ("MONGO_URI", "SACORPUS_REDIS_URL", "REDIS_URL"):  # only what the test itself passes
+        if not (env or {}).get(name):
+            full_env.pop(name, None)
     proc = subprocess.run(cmd, cwd=REPO, env=full_env, capture_output=True, text=True, timeout=timeout)
     items = []
     if export and out.exists():
