@@ -107,6 +107,11 @@ SACORPUS_DEDUP_MIN_SENTENCE_CHARS = 20  # shorter sentences are not hashed
 SACORPUS_DEDUP_MAX_ARTICLES_PER_SENTENCE = 10  # sentences in more articles are boilerplate
 SACORPUS_DEDUP_DUPLICATE = 0.8  # similarity at or above: "duplicate"
 SACORPUS_DEDUP_SIMILAR = 0.3  # similarity at or above: "similar"
+SACORPUS_DEDUP_WEIGHT_RARE = False  # weight sentences by rarity (measured: no gain, see benchmarks/dedup.py)
+SACORPUS_DEDUP_WEIGHT_LONG = False  # weight sentences by length (measured: slight gain)
+SACORPUS_DEDUP_FUZZY_BITS = 14  # SimHash distance for reworded sentences to count half (0: off)
+SACORPUS_DEDUP_MAX_CANDIDATES = 50  # articles compared at most per new article
+SACORPUS_DEDUP_MAX_IDS = 64  # article ids kept per sentence hash (above MAX_ARTICLES_PER_SENTENCE)
 
 # --- storage --------------------------------------------------------------------------------------------
 # Backends are chosen by import path; MONGO_URI in the environment selects MongoDB.
@@ -115,6 +120,12 @@ MONGO_DATABASE = os.environ.get("MONGO_DATABASE", "sacorpus")
 SACORPUS_STORE = "sacorpus.storage.mongo.MongoStore" if MONGO_URI else "sacorpus.storage.sqlite.SQLiteStore"
 SACORPUS_SQLITE_PATH = os.environ.get("SACORPUS_SQLITE_PATH", "data/corpus.sqlite")
 SACORPUS_STORE_BATCH_SIZE = 50
+SACORPUS_STORE_FLUSH_SECONDS = 5  # a partial batch is written at least this often
+SACORPUS_STORE_RETRIES = 3  # a failed batch write is retried with backoff ...
+SACORPUS_STORE_RETRY_BACKOFF = 1.0
+SACORPUS_STORE_SPILL_PATH = "data/store-spill.jsonl"  # ... then spilled here, and re-imported on the next open
+SACORPUS_SQLITE_CACHE_MB = 64
+MONGO_TIMEOUT_MS = 10000
 
 # --- extensions ------------------------------------------------------------------------------------------
 EXTENSIONS = {"sacorpus.extensions.CrawlSummary": 500}

@@ -1,0 +1,104 @@
+"""``scrapy dedup [--rebuild]``: near-duplicate labels over an existing store.
+
+Why a rebuild: after the method or its settings change (thresholds, boilerplate limit, weights),
+or after importing articles crawled without the dedup stage, the index is cleared and every stored
+article is labelled again in ``fetched_at`` order - the order ingest saw them - so the labels are the
+ones ingest would have given. Without ``--rebuild`` the command prints the label counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from collections import Counter
+from typing import Any, ClassVar
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+from tqdm import tqdm
+
+from sacorpus.pipelines.dedup import dedup_record
+from sacorpus.storage.base import ArticleStore, StorageError, store_from_settings
+from sacorpus.text.dedup import DedupConfig
+
+logger = logging.getLogger(__name__)
+
+_FIELDS = ("url", "text", "canonical_url", "sentences", "fetched_at")
+
+
+def rebuild_index(
+    store: ArticleStore, config: DedupConfig, progress: bool = True, batch_size: int = 500
+) -> Counter[str]:
+    """Clear the dedup index and re-label every stored article in fetched_at order.
+
+    Returns the label counts (``no_text`` for articles without text, which keep no label).
+    """
+    store.dedup_clear()
+    labels: Counter[str] = Counter()
+    total = store.count()
+    with tqdm(total=total, unit="article", desc="dedup --rebuild", disable=not progress) as bar:
+        for record in store.iter_articles(fields=_FIELDS, batch_size=batch_size):
+            result = dedup_record(store, record, config)
+            if result is None:
+                labels["no_text"] += 1
+                store.update_fields(
+                    record["url"], {"dedup_label": None, "dedup_evidence": [], "text_hash": None}
+                )
+            else:
+                labels[result.label] += 1
+                store.update_fields(
+                    record["url"],
+                    {
+                        "dedup_label": result.label,
+                        "dedup_evidence": result.evidence,
+                        "text_hash": result.fingerprint.text_hash,
+                    },
+                )
+            bar.update(1)
+    return labels
+
+
+def label_counts(store: ArticleStore) -> Counter[str]:
+    return Counter(r.get("dedup_label") or "none" for r in store.iter_articles(fields=["dedup_label"]))
+
+
+class Command(ScrapyCommand):
+    requires_project = True
+    requires_crawler_process = False
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "INFO"}
+
+    def syntax(self) -> str:
+        return "[--rebuild] [--no-progress]"
+
+    def short_desc(self) -> str:
+        return "Show near-duplicate label counts, or rebuild the dedup index and re-label every article"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument(
+            "--rebuild",
+            action="store_true",
+            help="clear the sentence-hash index and re-label all stored articles",
+        )
+        parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if args:
+            raise UsageError(f"unexpected arguments: {' '.join(args)}")
+        assert self.settings is not None
+        config = DedupConfig.from_settings(self.settings)
+        try:
+            store = store_from_settings(self.settings)
+            with store:
+                if opts.rebuild:
+                    counts = rebuild_index(store, config, progress=not opts.no_progress)
+                    print(f"re-labelled {sum(counts.values())} articles in {store!r}")
+                else:
+                    counts = label_counts(store)
+                    print(f"{sum(counts.values())} articles in {store!r}")
+        except StorageError as exc:
+            self.exitcode = 1
+            logger.error("dedup: %s", exc)
+            return
+        for label, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+            print(f"  {label:<10} {n}")

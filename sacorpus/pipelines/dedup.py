@@ -1,0 +1,119 @@
+"""Stage 600: label near-duplicates at ingest (sacorpus.text.dedup against the store's index).
+
+Why its own store instance and one worker thread: index lookups and updates block (sqlite3,
+pymongo) and must be serialised so that article n+1 sees article n in the index, exactly as
+``scrapy dedup --rebuild`` replays them. Nothing is dropped: the item gets ``text_hash``,
+``dedup_label`` (duplicate | similar | unique) and ``dedup_evidence`` ([{url, score, shared, kind}]).
+Items without text are passed on unlabelled (``sacorpus/dedup/no_text``); a store failure leaves
+the item unlabelled with the problem ``dedup:store-error`` (``sacorpus/dedup/errors``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from itemadapter import ItemAdapter
+from scrapy.exceptions import NotConfigured
+
+from sacorpus.pipelines.store import SerialWorker
+from sacorpus.storage.base import ArticleStore, StorageError, store_from_settings
+from sacorpus.text.dedup import DedupConfig, DedupResult, dedup_article
+
+logger = logging.getLogger(__name__)
+
+
+def apply_result(item: Any, result: DedupResult) -> None:
+    adapter = ItemAdapter(item)
+    adapter["text_hash"] = result.fingerprint.text_hash
+    adapter["dedup_label"] = result.label
+    adapter["dedup_evidence"] = result.evidence
+
+
+def dedup_record(store: ArticleStore, record: Any, config: DedupConfig) -> DedupResult | None:
+    """Label one article (an item or a stored record) and add it to the index; None without text."""
+    adapter = ItemAdapter(record) if not isinstance(record, dict) else None
+    get = adapter.get if adapter is not None else record.get
+    text = get("text")
+    if not text or not str(text).strip():
+        return None
+    return dedup_article(
+        store,
+        get("url"),
+        text,
+        canonical_url=get("canonical_url"),
+        sentences=get("sentences") or None,
+        config=config,
+    )
+
+
+class DedupPipeline:
+    def __init__(self, store: ArticleStore, config: DedupConfig, stats: Any = None) -> None:
+        self.store = store
+        self.config = config
+        self.stats = stats
+        self.crawler: Any = None
+        self._worker = SerialWorker("sacorpus-dedup")
+        self._store_ok = False
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> DedupPipeline:
+        settings = crawler.settings
+        if not settings.getbool("SACORPUS_DEDUP_ENABLED", True):
+            raise NotConfigured("SACORPUS_DEDUP_ENABLED is False")
+        try:
+            store = store_from_settings(settings)
+        except StorageError as exc:
+            raise NotConfigured(f"dedup needs a store: {exc}") from exc
+        config = DedupConfig.from_settings(settings)
+        if config.max_articles_per_sentence >= store.dedup_max_ids:
+            logger.warning(
+                "SACORPUS_DEDUP_MAX_ARTICLES_PER_SENTENCE=%d >= SACORPUS_DEDUP_MAX_IDS=%d: raise the latter",
+                config.max_articles_per_sentence,
+                store.dedup_max_ids,
+            )
+        pipe = cls(store, config, crawler.stats)
+        pipe.crawler = crawler
+        return pipe
+
+    def _inc(self, key: str) -> None:
+        if self.stats is not None:
+            self.stats.inc_value(f"sacorpus/dedup/{key}")
+
+    async def open_spider(self) -> None:
+        try:
+            await self._worker.run(self.store.open)
+            self._store_ok = True
+        except StorageError as exc:
+            logger.error(
+                "dedup store %r cannot be opened; items pass unlabelled until it can: %s", self.store, exc
+            )
+
+    async def process_item(self, item: Any) -> Any:
+        try:
+            result = await self._worker.run(self._label, item)
+        except StorageError as exc:
+            self._inc("errors")
+            adapter = ItemAdapter(item)
+            if hasattr(item, "note"):
+                item.note("dedup:store-error")
+            logger.warning("dedup of %s failed: %s", adapter.get("url"), exc)
+            return item
+        if result is None:
+            self._inc("no_text")
+            return item
+        apply_result(item, result)
+        self._inc(result.label)
+        return item
+
+    def _label(self, item: Any) -> DedupResult | None:
+        if not self._store_ok:
+            self.store.open()
+            self._store_ok = True
+        return dedup_record(self.store, item, self.config)
+
+    async def close_spider(self) -> None:
+        try:
+            await self._worker.run(self.store.close)
+        finally:
+            self._worker.stop()

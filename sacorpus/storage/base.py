@@ -1,0 +1,253 @@
+"""The storage protocol every backend implements, and the parts they share.
+
+Why one protocol: the pipelines and corpus commands must not care whether articles live in an
+embedded SQLite file or a MongoDB server; the backend is chosen by the import-path setting
+``SACORPUS_STORE`` and both backends pass the same contract tests (tests/storage/).
+
+Backends are synchronous plain Python (no Scrapy, no Twisted); pipelines call them off the reactor
+thread. Every method may raise :class:`StorageError` (the one documented exception type) when the
+database cannot be reached or refuses a write; callers count it and retry or spill.
+
+Records are ``dataclasses.asdict(Article)`` dicts including ``body`` (raw bytes or None), which the
+backends keep zlib-compressed and restore on read.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import json
+import logging
+import os
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, Self
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_STORE = "sacorpus.storage.sqlite.SQLiteStore"
+DEFAULT_SQLITE_PATH = "data/corpus.sqlite"
+DEFAULT_SPILL_PATH = "data/store-spill.jsonl"
+DEFAULT_MONGO_DATABASE = "sacorpus"
+#: the sentence-hash index keeps at most this many article ids per hash (its count keeps growing);
+#: a hash in more articles than SACORPUS_DEDUP_MAX_ARTICLES_PER_SENTENCE is boilerplate anyway.
+DEFAULT_DEDUP_MAX_IDS = 64
+
+#: fields with real columns / indexes in both backends (the ones queried)
+INDEXED_FIELDS = (
+    "url",
+    "publication",
+    "published_at",
+    "fetched_at",
+    "language",
+    "dedup_label",
+    "text_hash",
+    "canonical_url",
+    "page_type",
+)
+
+
+class StorageError(Exception):
+    """The store could not read or write (server down, disk full, bad record)."""
+
+
+def setting(settings: Any, name: str, default: Any = None) -> Any:
+    """Read a setting from scrapy Settings or a plain dict; None/"" mean "not set"."""
+    value = settings.get(name, default) if settings is not None and hasattr(settings, "get") else default
+    return default if value is None or value == "" else value
+
+
+def load_store_class(path: str) -> type[ArticleStore]:
+    """Import a store class from its dotted path (the SACORPUS_STORE setting)."""
+    module_name, _, cls_name = path.rpartition(".")
+    try:
+        cls = getattr(importlib.import_module(module_name), cls_name)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise StorageError(f"SACORPUS_STORE={path!r} cannot be imported: {exc}") from exc
+    if not (isinstance(cls, type) and issubclass(cls, ArticleStore)):
+        raise StorageError(f"SACORPUS_STORE={path!r} is not an ArticleStore subclass")
+    return cls
+
+
+def store_from_settings(settings: Any) -> ArticleStore:
+    """Build (not open) the store the settings select."""
+    return load_store_class(setting(settings, "SACORPUS_STORE", DEFAULT_STORE)).from_settings(settings)
+
+
+def encode_spill_record(record: Mapping[str, Any]) -> str:
+    out = dict(record)
+    body = out.get("body")
+    if isinstance(body, bytes | bytearray):
+        out["body"] = None
+        out["body_b64"] = base64.b64encode(body).decode("ascii")
+    return json.dumps(out, ensure_ascii=False, default=str)
+
+
+def decode_spill_record(line: str) -> dict[str, Any]:
+    record = json.loads(line)
+    b64 = record.pop("body_b64", None)
+    if b64 is not None:
+        record["body"] = base64.b64decode(b64)
+    return record
+
+
+def write_spill(path: str | os.PathLike[str], records: Iterable[Mapping[str, Any]]) -> int:
+    """Append records to a JSONL spill file (body base64); returns how many were written."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    n = 0
+    with path.open("a", encoding="utf-8") as fh:
+        for record in records:
+            fh.write(encode_spill_record(record) + "\n")
+            n += 1
+        fh.flush()
+        os.fsync(fh.fileno())
+    return n
+
+
+class ArticleStore(ABC):
+    """Articles by URL, a small key/value state, and the dedup sentence-hash index.
+
+    Lifecycle: ``open()`` connects and creates tables/indexes (idempotent) and re-imports a spill
+    file left by an earlier outage; ``close()`` releases the connection. Also a context manager.
+    """
+
+    spill_path: str | None = None
+    dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS
+
+    @classmethod
+    @abstractmethod
+    def from_settings(cls, settings: Any) -> Self: ...
+
+    # --- lifecycle -------------------------------------------------------------------------------
+
+    @abstractmethod
+    def open(self) -> None: ...
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Self:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- articles --------------------------------------------------------------------------------
+
+    @abstractmethod
+    def upsert_articles(self, records: list[dict[str, Any]]) -> None:
+        """Insert or replace each record by ``url`` (one write; a URL crawled twice stays one record)."""
+
+    @abstractmethod
+    def get(self, url: str) -> dict[str, Any] | None:
+        """The stored record (``body`` as bytes again) or None."""
+
+    @abstractmethod
+    def has_urls(self, urls: Iterable[str]) -> set[str]:
+        """The subset of ``urls`` already stored (incremental crawls skip them)."""
+
+    @abstractmethod
+    def count(self, publication: str | None = None) -> int: ...
+
+    @abstractmethod
+    def iter_articles(
+        self,
+        publication: str | None = None,
+        fields: Iterable[str] | None = None,
+        batch_size: int = 500,
+    ) -> Iterator[dict[str, Any]]:
+        """All records in (fetched_at, url) order, fetched ``batch_size`` at a time (bounded memory).
+
+        ``fields`` restricts the keys returned (``url`` always included); ``body`` is only read
+        when asked for. Safe to call ``update_fields`` on yielded records while iterating.
+        """
+
+    @abstractmethod
+    def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
+        """Set some fields of a stored record; False when the URL is not stored."""
+
+    # --- key/value state (feed poll state, Wayback windows done, ...) ----------------------------
+
+    @abstractmethod
+    def get_state(self, key: str) -> dict[str, Any] | None: ...
+
+    @abstractmethod
+    def set_state(self, key: str, value: Mapping[str, Any]) -> None: ...
+
+    # --- dedup index (see sacorpus.text.dedup) ---------------------------------------------------
+
+    @abstractmethod
+    def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, list[str]]]:
+        """For each known hash: (number of articles containing it, up to dedup_max_ids of their urls)."""
+
+    @abstractmethod
+    def dedup_counts(self, hashes: Iterable[int]) -> dict[int, int]:
+        """For each known hash: the number of articles containing it."""
+
+    @abstractmethod
+    def dedup_fingerprints(self, urls: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The fingerprint records (``Fingerprint.to_record()``) stored for these urls."""
+
+    @abstractmethod
+    def dedup_lookup(
+        self, *, text_hash: str | None, canonical_key: str | None, slug_key: str | None, url: str
+    ) -> list[dict[str, str]]:
+        """Other indexed articles with the same text hash / canonical key / slug key.
+
+        Returns ``[{"url", "kind"}]`` with kind ``exact-text`` | ``canonical`` | ``slug``.
+        """
+
+    @abstractmethod
+    def dedup_add(self, fingerprint: Mapping[str, Any]) -> None:
+        """Add an article's fingerprint to the index, atomically per hash.
+
+        Counts each (hash, url) pair once, so re-adding an article does not inflate counts, and two
+        processes adding at once lose no update.
+        """
+
+    @abstractmethod
+    def dedup_clear(self) -> None:
+        """Empty the sentence-hash index (``scrapy dedup --rebuild``)."""
+
+    @abstractmethod
+    def dedup_bulk_load(self, fingerprints: Iterable[Mapping[str, Any]]) -> int:
+        """Add many fingerprints of NEW urls fast, without labelling (benchmarks, migrations)."""
+
+    # --- spill files -----------------------------------------------------------------------------
+
+    def import_spill(self) -> int:
+        """Re-import the spill file left by an outage; renames it ``*.imported-<ts>`` when done."""
+        if not self.spill_path:
+            return 0
+        path = Path(self.spill_path)
+        if not path.exists():
+            return 0
+        batch: list[dict[str, Any]] = []
+        n = bad = 0
+        with path.open(encoding="utf-8") as fh:
+            for line in fh:
+                if not line.strip():
+                    continue
+                try:
+                    batch.append(decode_spill_record(line))
+                except (ValueError, TypeError) as exc:
+                    bad += 1
+                    logger.warning("skipping a bad line in spill file %s: %s", path, exc)
+                    continue
+                if len(batch) >= 200:
+                    self.upsert_articles(batch)
+                    n += len(batch)
+                    batch = []
+        if batch:
+            self.upsert_articles(batch)
+            n += len(batch)
+        done = path.with_name(f"{path.name}.imported-{int(time.time())}")
+        path.rename(done)
+        logger.warning(
+            "re-imported %d spilled records from %s (%d bad lines); moved it to %s", n, path, bad, done
+        )
+        return n

@@ -1,0 +1,431 @@
+"""SQLite backend: one file, WAL mode; the embedded default store.
+
+Why this shape: the columns queried (url, publication, dates, language, dedup label, hashes, page
+type) are real indexed columns; everything else is one JSON document per article so new Article
+fields need no migration. The raw body is a zlib-compressed BLOB. One connection
+(``check_same_thread=False``) guarded by a lock serves the pipeline's worker thread and the
+reactor thread alike; write transactions use ``BEGIN IMMEDIATE`` so two processes sharing the file
+serialise instead of failing half-way.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+import zlib
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Self
+
+from sacorpus.storage.base import (
+    DEFAULT_DEDUP_MAX_IDS,
+    DEFAULT_SPILL_PATH,
+    DEFAULT_SQLITE_PATH,
+    INDEXED_FIELDS,
+    ArticleStore,
+    StorageError,
+    setting,
+)
+
+logger = logging.getLogger(__name__)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS articles (
+    url TEXT PRIMARY KEY,
+    publication TEXT,
+    published_at TEXT,
+    fetched_at TEXT NOT NULL DEFAULT '',
+    language TEXT,
+    dedup_label TEXT,
+    text_hash TEXT,
+    canonical_url TEXT,
+    page_type TEXT,
+    data TEXT NOT NULL,
+    body BLOB
+);
+CREATE INDEX IF NOT EXISTS articles_publication ON articles(publication);
+CREATE INDEX IF NOT EXISTS articles_published_at ON articles(published_at);
+CREATE INDEX IF NOT EXISTS articles_fetched ON articles(fetched_at, url);
+CREATE INDEX IF NOT EXISTS articles_language ON articles(language);
+CREATE INDEX IF NOT EXISTS articles_dedup_label ON articles(dedup_label);
+CREATE INDEX IF NOT EXISTS articles_text_hash ON articles(text_hash);
+CREATE INDEX IF NOT EXISTS articles_canonical_url ON articles(canonical_url);
+CREATE INDEX IF NOT EXISTS articles_page_type ON articles(page_type);
+CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS dedup_docs (
+    url TEXT PRIMARY KEY,
+    text_hash TEXT,
+    canonical_key TEXT,
+    slug_key TEXT,
+    sentences TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS dedup_docs_text_hash ON dedup_docs(text_hash);
+CREATE INDEX IF NOT EXISTS dedup_docs_canonical ON dedup_docs(canonical_key);
+CREATE INDEX IF NOT EXISTS dedup_docs_slug ON dedup_docs(slug_key);
+CREATE TABLE IF NOT EXISTS sentence_hashes (hash INTEGER PRIMARY KEY, n INTEGER NOT NULL, ids TEXT NOT NULL);
+"""
+
+_COLUMNS = INDEXED_FIELDS  # url first
+_CHUNK = 500  # parameters per IN (...) query, well under SQLite's limit
+
+
+def _chunks(items: list[Any], size: int = _CHUNK) -> Iterator[list[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+def _row_for(record: Mapping[str, Any]) -> tuple[Any, ...]:
+    if not record.get("url"):
+        raise StorageError("a record without url cannot be stored")
+    data = {k: v for k, v in record.items() if k != "body"}
+    body = record.get("body")
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    blob = zlib.compress(bytes(body), 6) if body is not None else None
+    values = [record.get(c) for c in _COLUMNS]
+    values[_COLUMNS.index("fetched_at")] = record.get("fetched_at") or ""
+    try:
+        doc = json.dumps(data, ensure_ascii=False, default=str)
+    except (TypeError, ValueError) as exc:
+        raise StorageError(f"record {record.get('url')!r} is not JSON-serialisable: {exc}") from exc
+    return (*values, doc, blob)
+
+
+class SQLiteStore(ArticleStore):
+    """Articles, state and the dedup index in one SQLite file."""
+
+    def __init__(
+        self,
+        path: str = DEFAULT_SQLITE_PATH,
+        spill_path: str | None = None,
+        timeout: float = 30.0,
+        dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS,
+        cache_mb: int = 64,
+    ):
+        self.path = str(path)
+        self.cache_mb = cache_mb
+        self.dedup_max_ids = dedup_max_ids
+        self.spill_path = spill_path
+        self.timeout = timeout
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> Self:
+        return cls(
+            path=setting(settings, "SACORPUS_SQLITE_PATH", DEFAULT_SQLITE_PATH),
+            spill_path=setting(settings, "SACORPUS_STORE_SPILL_PATH", DEFAULT_SPILL_PATH),
+            dedup_max_ids=int(setting(settings, "SACORPUS_DEDUP_MAX_IDS", DEFAULT_DEDUP_MAX_IDS)),
+            cache_mb=int(setting(settings, "SACORPUS_SQLITE_CACHE_MB", 64)),
+        )
+
+    def __repr__(self) -> str:
+        return f"SQLiteStore({self.path!r})"
+
+    # --- lifecycle -------------------------------------------------------------------------------
+
+    def open(self) -> None:
+        if self._conn is not None:
+            return
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(
+                self.path, timeout=self.timeout, check_same_thread=False, isolation_level=None
+            )
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            # the dedup index is read at random: keep its hot pages in memory (SQLite's default
+            # 2 MB page cache makes lookups in a 100k-article index several times slower)
+            conn.execute(f"PRAGMA cache_size=-{int(self.cache_mb) * 1024}")
+            conn.execute(f"PRAGMA mmap_size={int(self.cache_mb) * 4 * 1024 * 1024}")
+            conn.executescript(_SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise StorageError(f"cannot open SQLite store {self.path}: {exc}") from exc
+        self._conn = conn
+        self.import_spill()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    @contextmanager
+    def _cursor(self, write: bool = False) -> Iterator[sqlite3.Cursor]:
+        if self._conn is None:
+            raise StorageError(f"{self!r} is not open")
+        with self._lock:
+            cur = self._conn.cursor()
+            try:
+                if write:
+                    cur.execute("BEGIN IMMEDIATE")
+                yield cur
+                if write:
+                    cur.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if write and self._conn.in_transaction:
+                    self._conn.rollback()
+                raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+            except BaseException:
+                if write and self._conn.in_transaction:
+                    self._conn.rollback()
+                raise
+            finally:
+                cur.close()
+
+    # --- articles --------------------------------------------------------------------------------
+
+    def upsert_articles(self, records: list[dict[str, Any]]) -> None:
+        if not records:
+            return
+        rows = [_row_for(r) for r in records]
+        cols = (*_COLUMNS, "data", "body")
+        updates = ", ".join(f"{c}=excluded.{c}" for c in cols[1:])
+        sql = (
+            f"INSERT INTO articles ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))}) "
+            f"ON CONFLICT(url) DO UPDATE SET {updates}"
+        )
+        with self._cursor(write=True) as cur:
+            cur.executemany(sql, rows)
+
+    @staticmethod
+    def _record(data: str, body: bytes | None) -> dict[str, Any]:
+        record = json.loads(data)
+        record["body"] = zlib.decompress(body) if body is not None else None
+        return record
+
+    def get(self, url: str) -> dict[str, Any] | None:
+        with self._cursor() as cur:
+            row = cur.execute("SELECT data, body FROM articles WHERE url=?", (url,)).fetchone()
+        return self._record(*row) if row else None
+
+    def has_urls(self, urls: Iterable[str]) -> set[str]:
+        found: set[str] = set()
+        with self._cursor() as cur:
+            for chunk in _chunks(list(dict.fromkeys(urls))):
+                sql = f"SELECT url FROM articles WHERE url IN ({','.join('?' * len(chunk))})"
+                found.update(r[0] for r in cur.execute(sql, chunk))
+        return found
+
+    def count(self, publication: str | None = None) -> int:
+        with self._cursor() as cur:
+            if publication is None:
+                return cur.execute("SELECT COUNT(*) FROM articles").fetchone()[0]
+            return cur.execute(
+                "SELECT COUNT(*) FROM articles WHERE publication=?", (publication,)
+            ).fetchone()[0]
+
+    def iter_articles(
+        self,
+        publication: str | None = None,
+        fields: Iterable[str] | None = None,
+        batch_size: int = 500,
+    ) -> Iterator[dict[str, Any]]:
+        wanted = set(fields) | {"url"} if fields is not None else None
+        with_body = wanted is None or "body" in wanted
+        select = "fetched_at, url, data" + (", body" if with_body else "")
+        last: tuple[str, str] | None = None
+        while True:
+            where, params = [], []
+            if publication is not None:
+                where.append("publication=?")
+                params.append(publication)
+            if last is not None:
+                where.append("(fetched_at, url) > (?, ?)")
+                params.extend(last)
+            sql = f"SELECT {select} FROM articles"
+            if where:
+                sql += " WHERE " + " AND ".join(where)
+            sql += " ORDER BY fetched_at, url LIMIT ?"
+            with self._cursor() as cur:
+                rows = cur.execute(sql, (*params, max(1, batch_size))).fetchall()
+            if not rows:
+                return
+            for row in rows:
+                record = self._record(row[2], row[3] if with_body else None)
+                if not with_body:
+                    record.pop("body", None)
+                yield {k: v for k, v in record.items() if k in wanted} if wanted is not None else record
+            last = (rows[-1][0], rows[-1][1])
+
+    def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
+        fields = dict(fields)
+        fields.pop("url", None)
+        with self._cursor(write=True) as cur:
+            row = cur.execute("SELECT data, body FROM articles WHERE url=?", (url,)).fetchone()
+            if row is None:
+                return False
+            record = self._record(*row)
+            record.update(fields)
+            cur.execute(
+                "INSERT OR REPLACE INTO articles ({}) VALUES ({})".format(
+                    ", ".join((*_COLUMNS, "data", "body")), ", ".join("?" * (len(_COLUMNS) + 2))
+                ),
+                _row_for(record),
+            )
+        return True
+
+    # --- state -----------------------------------------------------------------------------------
+
+    def get_state(self, key: str) -> dict[str, Any] | None:
+        with self._cursor() as cur:
+            row = cur.execute("SELECT value FROM state WHERE key=?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def set_state(self, key: str, value: Mapping[str, Any]) -> None:
+        doc = json.dumps(dict(value), ensure_ascii=False, default=str)
+        with self._cursor(write=True) as cur:
+            cur.execute(
+                "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                (key, doc),
+            )
+
+    # --- dedup index -----------------------------------------------------------------------------
+
+    def _hash_rows(self, cur: sqlite3.Cursor, hashes: Iterable[int]) -> dict[int, tuple[int, str]]:
+        rows: dict[int, tuple[int, str]] = {}
+        for chunk in _chunks(list(dict.fromkeys(int(h) for h in hashes))):
+            marks = ",".join("?" * len(chunk))
+            for h, n, ids in cur.execute(
+                f"SELECT hash, n, ids FROM sentence_hashes WHERE hash IN ({marks})", chunk
+            ):
+                rows[h] = (n, ids)
+        return rows
+
+    def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, list[str]]]:
+        with self._cursor() as cur:
+            rows = self._hash_rows(cur, hashes)
+        return {h: (n, json.loads(ids)) for h, (n, ids) in rows.items()}
+
+    def dedup_counts(self, hashes: Iterable[int]) -> dict[int, int]:
+        counts: dict[int, int] = {}
+        with self._cursor() as cur:
+            for chunk in _chunks(list(dict.fromkeys(int(h) for h in hashes))):
+                marks = ",".join("?" * len(chunk))
+                counts.update(
+                    cur.execute(f"SELECT hash, n FROM sentence_hashes WHERE hash IN ({marks})", chunk)
+                )
+        return counts
+
+    def dedup_fingerprints(self, urls: Iterable[str]) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        with self._cursor() as cur:
+            for chunk in _chunks(list(dict.fromkeys(urls))):
+                sql = (
+                    "SELECT url, text_hash, canonical_key, slug_key, sentences FROM dedup_docs "
+                    f"WHERE url IN ({','.join('?' * len(chunk))})"
+                )
+                for url, th, ck, sk, sentences in cur.execute(sql, chunk):
+                    out[url] = {
+                        "url": url,
+                        "text_hash": th,
+                        "canonical_key": ck,
+                        "slug_key": sk,
+                        "sentences": json.loads(sentences),
+                    }
+        return out
+
+    def dedup_lookup(
+        self, *, text_hash: str | None, canonical_key: str | None, slug_key: str | None, url: str
+    ) -> list[dict[str, str]]:
+        hits: list[dict[str, str]] = []
+        with self._cursor() as cur:
+            for kind, column, value in (
+                ("exact-text", "text_hash", text_hash),
+                ("canonical", "canonical_key", canonical_key),
+                ("slug", "slug_key", slug_key),
+            ):
+                if value is None:
+                    continue
+                sql = f"SELECT url FROM dedup_docs WHERE {column}=? AND url<>? ORDER BY url LIMIT 20"
+                hits.extend({"url": u, "kind": kind} for (u,) in cur.execute(sql, (value, url)))
+        return hits
+
+    def dedup_add(self, fingerprint: Mapping[str, Any]) -> None:
+        url = fingerprint["url"]
+        hashes = list(dict.fromkeys(int(entry[0]) for entry in fingerprint.get("sentences") or []))
+        with self._cursor(write=True) as cur:  # BEGIN IMMEDIATE: read-modify-write is atomic
+            cur.execute(
+                "INSERT OR REPLACE INTO dedup_docs (url, text_hash, canonical_key, slug_key, sentences) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (
+                    url,
+                    fingerprint.get("text_hash"),
+                    fingerprint.get("canonical_key"),
+                    fingerprint.get("slug_key"),
+                    json.dumps(fingerprint.get("sentences") or []),
+                ),
+            )
+            rows = self._hash_rows(cur, hashes)
+            updates = []
+            for h in hashes:
+                if h not in rows:
+                    updates.append((h, 1, json.dumps([url])))
+                    continue
+                n, raw = rows[h]
+                ids = json.loads(raw)
+                if url in ids:
+                    continue  # counted already
+                if len(ids) < self.dedup_max_ids:
+                    ids.append(url)
+                updates.append((h, n + 1, json.dumps(ids)))
+            cur.executemany(
+                "INSERT INTO sentence_hashes (hash, n, ids) VALUES (?, ?, ?) "
+                "ON CONFLICT(hash) DO UPDATE SET n=excluded.n, ids=excluded.ids",
+                updates,
+            )
+
+    def dedup_clear(self) -> None:
+        with self._cursor(write=True) as cur:
+            cur.execute("DELETE FROM sentence_hashes")
+            cur.execute("DELETE FROM dedup_docs")
+
+    def dedup_bulk_load(self, fingerprints: Iterable[Mapping[str, Any]]) -> int:
+        batch: list[Mapping[str, Any]] = []
+        n = 0
+        for fp in fingerprints:
+            batch.append(fp)
+            if len(batch) >= 5000:
+                n += self._bulk_load_batch(batch)
+                batch = []
+        if batch:
+            n += self._bulk_load_batch(batch)
+        return n
+
+    def _bulk_load_batch(self, batch: list[Mapping[str, Any]]) -> int:
+        postings: dict[int, list[str]] = {}
+        for fp in batch:
+            for h in dict.fromkeys(int(entry[0]) for entry in fp.get("sentences") or []):
+                postings.setdefault(h, []).append(fp["url"])
+        with self._cursor(write=True) as cur:
+            cur.executemany(
+                "INSERT OR REPLACE INTO dedup_docs (url, text_hash, canonical_key, slug_key, sentences) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [
+                    (
+                        fp["url"],
+                        fp.get("text_hash"),
+                        fp.get("canonical_key"),
+                        fp.get("slug_key"),
+                        json.dumps(fp.get("sentences") or []),
+                    )
+                    for fp in batch
+                ],
+            )
+            rows = self._hash_rows(cur, postings)
+            updates = []
+            for h, urls in postings.items():
+                n, raw = rows.get(h, (0, "[]"))
+                ids = json.loads(raw)
+                ids.extend(urls[: max(0, self.dedup_max_ids - len(ids))])
+                updates.append((h, n + len(urls), json.dumps(ids)))
+            cur.executemany(
+                "INSERT INTO sentence_hashes (hash, n, ids) VALUES (?, ?, ?) "
+                "ON CONFLICT(hash) DO UPDATE SET n=excluded.n, ids=excluded.ids",
+                updates,
+            )
+        return len(batch)

@@ -1,0 +1,92 @@
+"""Start a throw-away MongoDB-wire server (SecantusDB) on loopback, for tests and benchmarks.
+
+Why here: the contract tests, the dedup tests and benchmarks/dedup.py all need a real server on a
+free port that is reliably stopped afterwards; one helper keeps the start/wait/stop logic in one place.
+``MONGO_URI`` in the environment takes precedence (then a unique database name is used per run).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+
+@dataclass
+class MongoServer:
+    uri: str
+    database: str
+    external: bool  # True when it came from MONGO_URI (we did not start it)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"secantusd-py exited with code {proc.returncode} before listening")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"secantusd-py did not listen on port {port} within {timeout}s")
+
+
+@contextmanager
+def local_mongo_server(timeout: float = 30.0, use_env: bool = True) -> Iterator[MongoServer]:
+    """Yield a server: MONGO_URI from the environment, else a fresh ``secantusd-py`` we stop after."""
+    database = f"sacorpus_test_{uuid.uuid4().hex[:10]}"
+    env_uri = os.environ.get("MONGO_URI") if use_env else None
+    if env_uri:
+        yield MongoServer(uri=env_uri, database=database, external=True)
+        return
+    exe = shutil.which("secantusd-py")
+    if exe is None:
+        raise RuntimeError("secantusd-py is not installed (pip install SecantusDB)")
+    tmp = tempfile.mkdtemp(prefix="sacorpus-secantus-")
+    port = free_port()
+    log = open(os.path.join(tmp, "server.log"), "wb")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [
+            exe,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--storage-path",
+            os.path.join(tmp, "db"),
+            "--log-level",
+            "WARNING",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        _wait_for_port(port, proc, timeout)
+        yield MongoServer(
+            uri=f"mongodb://127.0.0.1:{port}/?directConnection=true", database=database, external=False
+        )
+    finally:
+        # SIGINT is the clean stop (seen: SIGTERM left secantusd-py running for over 20 s)
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+        shutil.rmtree(tmp, ignore_errors=True)

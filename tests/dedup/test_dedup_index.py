@@ -1,0 +1,233 @@
+"""dedup_article against a real store index (both backends), and rebuild == ingest."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import threading
+
+from sacorpus.commands.dedup import rebuild_index
+from sacorpus.items import Article
+from sacorpus.pipelines.dedup import apply_result, dedup_record
+from sacorpus.storage.base import ArticleStore
+from sacorpus.storage.mongo import MongoStore
+from sacorpus.storage.sqlite import SQLiteStore
+from sacorpus.text.dedup import DedupConfig, dedup_article, hash64, normalize_text
+
+SUBJECTS = [
+    "The minister",
+    "Residents of Soweto",
+    "The city council",
+    "Eskom",
+    "The Springboks coach",
+    "Police in Durban",
+    "The reserve bank",
+    "Opposition leaders",
+    "Farmers in the Free State",
+    "Teachers",
+]
+VERBS = [
+    "announced",
+    "rejected",
+    "welcomed",
+    "criticised",
+    "postponed",
+    "approved",
+    "investigated",
+    "debated",
+]
+OBJECTS = [
+    "a new budget for clinics",
+    "the load shedding schedule",
+    "plans for a stadium",
+    "the water tariffs",
+    "a report on corruption",
+    "the taxi strike",
+    "the matric results",
+    "a housing project in Gqeberha",
+]
+BOILER = "Subscribe to our newsletter for the latest news from around the country."
+
+
+def story(rng: random.Random, n: int = 12) -> list[str]:
+    return [
+        f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)} on day {rng.randint(1, 9999)}."
+        for _ in range(n)
+    ]
+
+
+def text(sentences: list[str]) -> str:
+    return "\n".join(" ".join(sentences[i : i + 3]) for i in range(0, len(sentences), 3))
+
+
+def test_labels_and_evidence(index_store: ArticleStore) -> None:
+    rng = random.Random(7)
+    cfg = DedupConfig()
+    a = story(rng)
+    first = dedup_article(index_store, "https://iol.co.za/news/a-1", text(a), config=cfg)
+    assert first.label == "unique" and first.evidence == []
+
+    # syndicated elsewhere, same text: exact duplicate (across publications)
+    exact = dedup_article(index_store, "https://citizen.co.za/x/9", text(a), config=cfg)
+    assert exact.label == "duplicate"
+    assert {k: exact.evidence[0][k] for k in ("url", "kind")} == {
+        "url": "https://iol.co.za/news/a-1",
+        "kind": "exact-text",
+    }
+
+    # a new lead, paragraphs re-split
+    variant = ["A completely new lead sentence was written by the sub-editor today.", *a[1:]]
+    near = dedup_article(index_store, "https://news24.com/n/77", "\n".join(variant), config=cfg)
+    assert near.label == "duplicate"
+    best = near.evidence[0]
+    assert best["kind"] == "sentences" and best["url"] in {
+        "https://iol.co.za/news/a-1",
+        "https://citizen.co.za/x/9",
+    }
+    assert best["score"] == round(11 / 13, 4) and best["shared"] == 11
+
+    # half of the story with other material: similar
+    half = a[:6] + story(rng, 6)
+    sim = dedup_article(index_store, "https://mg.co.za/a/5", text(half), config=cfg)
+    assert sim.label == "similar"
+    assert all(0.3 <= e["score"] < 0.8 for e in sim.evidence)
+
+    # an unrelated story on the same topics (same vocabulary, different sentences)
+    other = dedup_article(index_store, "https://iol.co.za/news/b-2", text(story(rng)), config=cfg)
+    assert other.label == "unique"
+
+
+def test_boilerplate_sentences_do_not_make_articles_similar(index_store: ArticleStore) -> None:
+    rng = random.Random(3)
+    cfg = DedupConfig(max_articles_per_sentence=10)
+    labels = []
+    for i in range(14):
+        # short articles: two own sentences and the same two boilerplate sentences
+        body = [*story(rng, 2), BOILER, "More to follow as this story develops further today."]
+        labels.append(dedup_article(index_store, f"https://site.co.za/{i}", text(body), config=cfg).label)
+    # early on the shared lines look like evidence; once in more than 10 articles they are ignored
+    assert labels[-1] == "unique" and labels[-2] == "unique"
+    assert index_store.dedup_counts([hash64(normalize_text(BOILER))]) == {hash64(normalize_text(BOILER)): 14}
+
+
+def test_canonical_and_slug_evidence(index_store: ArticleStore) -> None:
+    rng = random.Random(11)
+    cfg = DedupConfig()
+    dedup_article(
+        index_store,
+        "https://iol.co.za/news/budget-speech-leaves-many-questions-20240221",
+        text(story(rng)),
+        config=cfg,
+    )
+    slug = dedup_article(
+        index_store,
+        "https://iol.co.za/news/budget-speech-leaves-many-questions-20240222",
+        text(story(rng)),
+        config=cfg,
+    )
+    assert slug.label == "duplicate" and slug.evidence[0]["kind"] == "slug"
+    dedup_article(index_store, "https://mg.co.za/article/1", text(story(rng)), config=cfg)
+    canon = dedup_article(
+        index_store,
+        "https://mg.co.za/article/1?page=amp-view",
+        text(story(rng)),
+        canonical_url="https://www.mg.co.za/article/1/",
+        config=cfg,
+    )
+    assert canon.label == "duplicate" and canon.evidence[0] == {
+        "url": "https://mg.co.za/article/1",
+        "score": 1.0,
+        "shared": 12,
+        "kind": "canonical",
+    }
+
+
+def test_reindexing_the_same_url_does_not_match_itself(index_store: ArticleStore) -> None:
+    rng = random.Random(5)
+    body = text(story(rng))
+    dedup_article(index_store, "https://a.co.za/1", body)
+    again = dedup_article(index_store, "https://a.co.za/1", body)
+    assert again.label == "unique" and again.evidence == []
+
+
+def _articles(n: int, seed: int) -> list[Article]:
+    """A small corpus with copies, rewrites and unrelated stories, fetched in a known order."""
+    rng = random.Random(seed)
+    stories = [story(rng, rng.randint(6, 14)) for _ in range(n // 3)]
+    out = []
+    for i in range(n):
+        base = rng.choice(stories)
+        kind = rng.random()
+        if kind < 0.3:
+            sentences = base
+        elif kind < 0.6:
+            sentences = [s for s in base if rng.random() > 0.15] + [BOILER]
+        elif kind < 0.8:
+            sentences = base[: len(base) // 2] + story(rng, len(base) // 2)
+        else:
+            sentences = story(rng, 8)
+        out.append(
+            Article(
+                url=f"https://pub{i % 3}.co.za/story/{i}",
+                publication=f"pub{i % 3}",
+                fetched_at=f"2024-03-01T10:{i // 60:02d}:{i % 60:02d}Z",
+                text=text(sentences),
+                body=b"<html></html>",
+            )
+        )
+    return out
+
+
+def test_rebuild_gives_the_ingest_labels(index_store: ArticleStore) -> None:
+    cfg = DedupConfig()
+    articles = _articles(45, seed=21)
+    for article in articles:  # ingest: dedup stage then store stage, in fetch order
+        result = dedup_record(index_store, article, cfg)
+        assert result is not None
+        apply_result(article, result)
+        index_store.upsert_articles([dataclasses.asdict(article)])
+    ingest = {a.url: (a.dedup_label, a.dedup_evidence, a.text_hash) for a in articles}
+    assert {label for label, _e, _h in ingest.values()} == {"duplicate", "similar", "unique"}
+
+    for url in list(ingest)[:10]:  # scramble stored labels; the rebuild must restore them
+        index_store.update_fields(url, {"dedup_label": "bogus", "dedup_evidence": []})
+    counts = rebuild_index(index_store, cfg, progress=False, batch_size=7)
+    assert sum(counts.values()) == 45
+    rebuilt = {
+        r["url"]: (r["dedup_label"], r["dedup_evidence"], r["text_hash"])
+        for r in index_store.iter_articles(fields=["dedup_label", "dedup_evidence", "text_hash"])
+    }
+    assert rebuilt == ingest
+
+
+def test_two_writers_lose_no_index_update(index_store: ArticleStore) -> None:
+    """Two crawlers (two store instances) labelling overlapping articles at once."""
+    if isinstance(index_store, SQLiteStore):
+        other: ArticleStore = SQLiteStore(index_store.path)
+    else:
+        assert isinstance(index_store, MongoStore)
+        other = MongoStore(index_store.uri, index_store.database)
+    other.open()
+    shared = "This sentence is syndicated to every single title in the group today."
+    rng = random.Random(9)
+    bodies = {f"https://w{w}.co.za/{i}": text([*story(rng, 3), shared]) for w in (1, 2) for i in range(12)}
+    errors: list[BaseException] = []
+
+    def run(st: ArticleStore, w: int) -> None:
+        try:
+            for url, body in bodies.items():
+                if url.startswith(f"https://w{w}."):
+                    dedup_article(st, url, body)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(s, w)) for s, w in ((index_store, 1), (other, 2))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    other.close()
+    assert not errors
+    h = hash64(normalize_text(shared))
+    assert index_store.dedup_counts([h]) == {h: 24}
+    assert len(index_store.dedup_fingerprints(bodies)) == 24
