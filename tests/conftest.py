@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from crawlkit import CrawlRun, run_crawl
+
+from sacorpus.testing.mongo import MongoServer, local_mongo_server
+
+
+@pytest.fixture(scope="session")
+def mongo_server() -> Iterator[MongoServer]:
+    """One real MongoDB-wire server for the session: a SecantusDB daemon on a free loopback port,
+    or the server MONGO_URI names (tests then use databases of their own and drop them)."""
+    with local_mongo_server() as server:
+        yield server
 
 
 @pytest.fixture

@@ -8,24 +8,21 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sacorpus.testing.mongo import free_port
+
+__all__ = ["REPO", "CrawlRun", "free_port", "run_crawl"]
+
 REPO = Path(__file__).resolve().parent.parent
 SCRAPY = [sys.executable, "-m", "scrapy"]
 
 # Loopback servers need no politeness; tests must not wait on AutoThrottle.
 FAST = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "LOG_LEVEL=INFO"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @dataclass

@@ -18,7 +18,7 @@ from scrapy.exceptions import NotConfigured
 
 from sacorpus.pipelines.store import SerialWorker
 from sacorpus.storage.base import ArticleStore, StorageError, store_from_settings
-from sacorpus.text.dedup import DedupConfig, DedupResult, dedup_article
+from sacorpus.text.dedup import DedupConfig, DedupResult, Fingerprint, dedup_article, text_hash
 
 logger = logging.getLogger(__name__)
 
@@ -30,13 +30,38 @@ def apply_result(item: Any, result: DedupResult) -> None:
     adapter["dedup_evidence"] = result.evidence
 
 
-def dedup_record(store: ArticleStore, record: Any, config: DedupConfig) -> DedupResult | None:
-    """Label one article (an item or a stored record) and add it to the index; None without text."""
+def unchanged_refetch(store: ArticleStore, url: str, text: str) -> DedupResult | None:
+    """The stored label of an article fetched again with the same text, else None.
+
+    Labels follow arrival order: the first copy of a story is ``unique``, later copies point at it.
+    Re-labelling a refetched article against an index that already holds its later copies would
+    turn the original into a ``duplicate`` of its own copies, so an unchanged article keeps its label.
+    """
+    previous = store.dedup_fingerprints([url]).get(url)
+    if not previous or previous.get("text_hash") != text_hash(text):
+        return None
+    stored = store.get(url)
+    if not stored or not stored.get("dedup_label"):
+        return None
+    return DedupResult(stored["dedup_label"], list(stored.get("dedup_evidence") or []),
+                       Fingerprint.from_record(previous))
+
+
+def dedup_record(store: ArticleStore, record: Any, config: DedupConfig, *, keep_unchanged: bool = False
+                 ) -> DedupResult | None:
+    """Label one article (an item or a stored record) and add it to the index; None without text.
+
+    ``keep_unchanged`` (ingest): an article the index already has with the same text keeps its label.
+    """
     adapter = ItemAdapter(record) if not isinstance(record, dict) else None
     get = adapter.get if adapter is not None else record.get
     text = get("text")
     if not text or not str(text).strip():
         return None
+    if keep_unchanged:
+        kept = unchanged_refetch(store, get("url"), str(text))
+        if kept is not None:
+            return kept
     return dedup_article(
         store,
         get("url"),
@@ -110,7 +135,7 @@ class DedupPipeline:
         if not self._store_ok:
             self.store.open()
             self._store_ok = True
-        return dedup_record(self.store, item, self.config)
+        return dedup_record(self.store, item, self.config, keep_unchanged=True)
 
     async def close_spider(self) -> None:
         try:

@@ -30,6 +30,7 @@ _ROLE = re.compile(
     re.I,
 )
 _SPLIT = re.compile(r"\s*(?:;|\||\s&\s|\s+and\s+|\s+und\s+|\s+et\s+|\s+y\s+|\s+en\s+|\s+e\s+|,)\s*", re.I)
+_SLASH = re.compile(r"(?<=[^\W\d_])\s*/\s*(?=[^\W\d_])")  # "Thabo Mokone/Jane Doe"; URLs are dropped before
 _DOMAIN = re.compile(r"^[\w-]+(?:\.[a-z]{2,6}){1,2}$", re.I)
 _EMAIL = re.compile(r"\S+@\S+\.\w+")
 _URL = re.compile(r"^(?:https?://|www\.)\S+$|^\S+\.(?:com|org|net|co\.za)/\S*$", re.I)
@@ -81,10 +82,10 @@ def split_authors(value: str | Iterable[str] | None, strip: Iterable[str] = ()) 
         if not isinstance(item, str):
             continue
         item = clean_spaces(item) or ""
-        if not item or _URL.match(item.strip()):
-            continue
+        if not item or _URL.match(item.strip()) or _CREDIT.match(item.lstrip("([ ")):
+            continue  # a URL, or a photo credit ("(Image: Getty Images/iStockphoto)")
         item = _strip_role(_LEADIN.sub("", item))
-        for piece in _SPLIT.split(item):
+        for piece in (p for part in _SPLIT.split(item) for p in _SLASH.split(part)):
             name = _clean_one(piece, patterns)
             if not name or _URL.match(name) or _NOT_NAMES.match(name):
                 continue

@@ -227,6 +227,11 @@ _CALL_TO_ACTION = re.compile(
 )
 
 
+# a short line giving an e-mail address is a contact prompt ("Got a story? Email news@...", "Feedback
+# to letters@..."), not reporting; long paragraphs that mention an address stay
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}", re.I)
+
+
 def _squash(text: str) -> str:
     return re.sub(r"\W+", "", text).casefold()
 
@@ -265,7 +270,7 @@ def drop_furniture_lines(text: str, titles: list[str], authors: list[str] | None
         elif squashed in keys or (len(line) < 300 and any(squashed.endswith(k) and len(squashed) < len(k) + 80 for k in keys)):
             continue
         if len(line) < 220 and (_SEE_ALSO.match(line) or _FURNITURE.match(line) or _ATTRIBUTION.match(line)
-                                or _CALL_TO_ACTION.match(line)):
+                                or _CALL_TO_ACTION.match(line) or _EMAIL.search(line)):
             continue
         if _is_date_line(line):
             continue

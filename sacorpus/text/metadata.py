@@ -15,7 +15,7 @@ import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -224,6 +224,32 @@ def _headline(root: etree._Element) -> str | None:
     return None
 
 
+_KICKER_END = re.compile(r"\S:\s+$")
+
+
+def _in_breadcrumb(el: etree._Element) -> bool:
+    """True for an <h1> that only repeats the title for search engines inside a breadcrumb/nav bar."""
+    for node in (el, *el.iterancestors()):
+        if node.tag == "nav":
+            return True
+        marks = f"{node.get('class') or ''} {node.get('id') or ''}".lower()
+        if "breadcrumb" in marks:
+            return True
+    return False
+
+
+def _visible_headline(root: etree._Element) -> str | None:
+    """The headline a reader sees: the first article/main <h1> that is not breadcrumb SEO text."""
+    for xp in ("//article//h1", "//main//h1", "//h1"):
+        for h in root.xpath(xp)[:3]:
+            if _in_breadcrumb(h):
+                continue
+            text = clean_spaces("".join(h.itertext()))
+            if text and len(text) > 3:
+                return text
+    return None
+
+
 def _host(url: str | None) -> str | None:
     if not url:
         return None
@@ -256,6 +282,19 @@ def extract_title(root, metas, ld, url, site_names, rules: RuleSet, fallback_tit
     cleaned_candidates = [strip_site(c, site_names, host, h1) for c in
                           (ld_headline, og_title, h1, title_tag, clean_spaces(fallback_title)) if c]
     cleaned = cleaned_candidates[0]
+    if ld_headline and og_title:
+        # JSON-LD and Open Graph can carry different headlines (an SEO and a social variant); when the
+        # visible headline repeats og:title verbatim, that is the one the page shows its readers.
+        ld_clean, og_clean = strip_site(ld_headline, site_names, host, h1), strip_site(og_title, site_names, host, h1)
+        visible = _visible_headline(root)
+        visible_clean = strip_site(visible, site_names, host, h1) if visible else None
+        shown_as_og = ld_clean != og_clean and visible_clean == og_clean
+        # "Kicker: headline" in JSON-LD where og:title has just the headline: the kicker is the label
+        # printed above the headline, not part of it (unless the visible headline shows it)
+        kicker_only = (len(og_clean) >= 15 and ld_clean.endswith(og_clean)
+                       and bool(_KICKER_END.search(ld_clean[: -len(og_clean)])) and visible_clean in (None, og_clean))
+        if shown_as_og or kicker_only:
+            cleaned = og_clean
     if candidates_out is not None:
         candidates_out.extend(c for c in (ld_headline, og_title, h1, *cleaned_candidates) if c)
     for pattern in rules.title_strip:
@@ -264,6 +303,48 @@ def extract_title(root, metas, ld, url, site_names, rules: RuleSet, fallback_tit
         except re.error:
             continue
     return published, cleaned or published
+
+
+_WRITTEN_BY = frozenset(("written by", "author", "verfasst von", "geschrieben von", "von", "escrito por", "écrit par",
+                         "auteur", "scritto da", "geschreven door", "skrevet av", "skriven av", "napisane przez"))
+_NAME_LINE = re.compile(r"^(?:[^\W\d_][^\W\d_'’.-]*(?:[-'’][^\W\d_]+)*\.?)(?:[ /](?:[^\W\d_][^\W\d_'’.-]*\.?)){1,7}$")
+
+
+def _twitter_written_by(metas: Mapping[str, list[str]]) -> list[str]:
+    """Yoast and other CMSs describe the author as a card label: twitter:label1="Written by", twitter:data1=name."""
+    for n in range(1, 5):
+        label = (metas.get(f"twitter:label{n}") or [""])[0].strip().casefold()
+        if label in _WRITTEN_BY:
+            return (metas.get(f"twitter:data{n}") or [])[:1]
+    return []
+
+
+def _bold_byline(root: etree._Element) -> list[str]:
+    """A name set alone in bold as the first or last paragraph of the story ("<p><strong>Jane Doe</strong></p>").
+
+    Small CMSs print the byline that way in the body; a paragraph is taken only when all of it is bold
+    and it reads like names (2-8 words, each capitalised, no digits or sentence punctuation).
+    """
+    paragraphs = root.xpath("//p")
+    if len(paragraphs) > 400:
+        return []
+    by_parent: dict[etree._Element, list[etree._Element]] = {}
+    for p in paragraphs:
+        by_parent.setdefault(p.getparent(), []).append(p)
+    if not by_parent:
+        return []
+    body = max(by_parent.values(), key=len)
+    filled = [p for p in body if _text(p)]
+    if len(filled) < 3:
+        return []
+    for p in (*filled[:3], *filled[-2:]):
+        text = _text(p)
+        bold = " ".join(_text(b) for b in p if b.tag in ("strong", "b")).strip()
+        if text and bold == text and len(text) <= 80 and _NAME_LINE.match(text) and all(
+            w[0].isupper() for w in re.split(r"[ /]", text) if w
+        ):
+            return [text]
+    return []
 
 
 def extract_authors(root, metas, ld, rules: RuleSet, fallback_authors: Any, site_keys: set[str] | None = None) -> list[str]:
@@ -293,6 +374,7 @@ def extract_authors(root, metas, ld, rules: RuleSet, fallback_authors: Any, site
         for key in AUTHOR_META:
             if metas.get(key):
                 yield metas[key]
+        yield _twitter_written_by(metas)
         for xp in BYLINE_XPATH:
             try:
                 els = root.xpath(xp)[:6]
@@ -310,6 +392,7 @@ def extract_authors(root, metas, ld, rules: RuleSet, fallback_authors: Any, site
                 if text and len(text) < 120:
                     values.append(text)
             yield values
+        yield _bold_byline(root)
         if fallback_authors:
             yield fallback_authors
 
@@ -318,6 +401,30 @@ def extract_authors(root, metas, ld, rules: RuleSet, fallback_authors: Any, site
         if result:
             return result
     return outlet_only
+
+
+_EXPLICIT_UTC = re.compile(r"(?:Z|[+-]00:?00|\bUTC|\bGMT)\s*$", re.I)
+
+
+def _in_local_offset(dt: datetime, raw: str, sources: list[tuple[str, str]], metas, ld) -> datetime:
+    """Show a UTC timestamp in the page's own offset when another timestamp on the page states one.
+
+    Many CMSs emit ``datePublished`` in UTC ("2022-05-04T00:44:52Z") while the page's other times carry
+    the newsroom's offset ("-03:00"); the publication day a reader sees is the local one.
+    """
+    if dt.utcoffset() != timedelta(0) or not _EXPLICIT_UTC.search(raw.strip()):
+        return dt
+    others = [v for _, v in sources]
+    if ld and isinstance(ld.get("dateModified"), str):
+        others.append(ld["dateModified"])
+    for key in MODIFIED_META:
+        others.extend(metas.get(key, [])[:1])
+    for value in others:
+        other = parse_date(value, allow_text=False)
+        offset = other.utcoffset() if other else None
+        if offset:
+            return dt.astimezone(timezone(offset))
+    return dt
 
 
 def extract_published(root, metas, ld, url, rules: RuleSet, fallback_published: Any) -> tuple[datetime | None, str | None, str | None]:
@@ -340,7 +447,7 @@ def extract_published(root, metas, ld, url, rules: RuleSet, fallback_published: 
     for label, value in sources:
         dt = parse_date(value, allow_text=label in ("rule", "time"))
         if dt:
-            return dt, value, label
+            return _in_local_offset(dt, value, sources, metas, ld), value, label
     if fallback_published:
         value = fallback_published if isinstance(fallback_published, str) else str(fallback_published)
         dt = parse_date(value)
@@ -349,6 +456,13 @@ def extract_published(root, metas, ld, url, rules: RuleSet, fallback_published: 
     dt = date_from_url(url)
     if dt:
         return dt, url, "url"
+    # some CMSs only state the day in the page title ("Headline | DW | 28.04.2023"): a full date there
+    # names this page, unlike dates in teaser lists that htmldate's page-wide search may pick up
+    title_el = root.find(".//title")
+    for value in [_text(title_el) if title_el is not None else "", *metas.get("og:title", [])[:1]]:
+        dt = parse_date(value, allow_text=True) if value else None
+        if dt:
+            return dt, value, "title"
     try:  # last resort: htmldate's heuristics over the whole page (what trafilatura uses)
         from htmldate import find_date
 

@@ -210,15 +210,84 @@ def space_blocks(root: etree._Element) -> None:
                 el.text = _xml_safe(el.text + "\n")
 
 
+def remove_appended_articles(scope: etree._Element) -> int:
+    """Drop the next stories an infinite-scroll page appends after the one requested.
+
+    Such pages hold several top-level ``<article>`` elements that each carry their own ``<h1>``; the
+    first is the page's story, the rest are other articles (left in, they would be extracted together
+    with it as one text). A page with one headline article (or teasers without ``<h1>``) is left alone.
+    """
+    tops = [a for a in scope.iter("article") if not any(x.tag == "article" for x in a.iterancestors())]
+    with_h1 = [a for a in tops if a.find(".//h1") is not None]
+    if len(with_h1) < 2:
+        return 0
+    removed = 0
+    for article in with_h1[1:]:
+        remove_element(article)
+        removed += 1
+    return removed
+
+
+def _words(el: etree._Element) -> int:
+    return len(" ".join(el.itertext()).split())
+
+
+def remove_teaser_cards(scope: etree._Element) -> int:
+    """Drop ``<article>`` cards nested in the story whose text is (almost) all link text.
+
+    CMSs mark "read also" teasers inside a story as small articles that are one big link; their
+    headline and blurb are not part of the story, while a nested article with prose of its own
+    (an embedded explainer, a quoted post) is kept.
+    """
+    removed = 0
+    for card in list(scope.iter("article")):
+        if not any(x.tag == "article" for x in card.iterancestors()):
+            continue
+        total = _words(card)
+        if not total or total > 80:
+            continue
+        linked = sum(_words(a) for a in card.iter("a") if not any(x.tag == "a" for x in a.iterancestors()))
+        if linked >= 0.9 * total:
+            remove_element(card)
+            removed += 1
+    return removed
+
+
+_FACT_BOX = re.compile(r"(?:^|[\s_-])(?:facts?-?box|info-?box|key-?points)(?:$|[\s_-])", re.I)
+
+
+def remove_fact_boxes(scope: etree._Element) -> int:
+    """Drop fact boxes, info boxes and "key points" panels (class names say so).
+
+    They restate or supplement the report in note form (a summary, a glossary, a disclaimer, a
+    reading list) and are not part of the running text a reader's copy of the article holds. A box
+    that holds the headline (``<h1>``) is a layout wrapper, not a fact box, and stays.
+    """
+    boxes = [el for el in scope.iterfind(".//*[@class]")
+             if el.tag not in ("html", "body", "main", "article") and _FACT_BOX.search(el.get("class") or "")
+             and el.find(".//h1") is None]
+    chosen = set(boxes)
+    removed = 0
+    for el in boxes:
+        if any(a in chosen for a in el.iterancestors()):
+            continue  # inside a box already removed
+        remove_element(el)
+        removed += 1
+    return removed
+
+
 def preclean_tree(root: etree._Element, rules: RuleSet | None = None) -> dict[str, int]:
-    """Pre-clean a parsed page in place; returns counts ``{"hidden": n, "filtered": n, "embeds": n}``."""
+    """Pre-clean a parsed page in place; returns counts ``{"hidden", "filtered", "embeds", "appended", "teasers", "boxes"}`` -> n."""
     rules = rules or RuleSet()
-    stats = {"hidden": 0, "filtered": 0, "embeds": 0}
+    stats = {"hidden": 0, "filtered": 0, "embeds": 0, "appended": 0, "teasers": 0, "boxes": 0}
     body = root.find(".//body")
     scope = body if body is not None else root
     stats["filtered"] = apply_filters(root, rules.filters)
     stats["hidden"] = remove_hidden(scope)
     stats["embeds"] = remove_social_embeds(scope)
+    stats["appended"] = remove_appended_articles(scope)
+    stats["teasers"] = remove_teaser_cards(scope)
+    stats["boxes"] = remove_fact_boxes(scope)
     space_blocks(scope)
     return stats
 

@@ -3,27 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from corpus_fixtures import corpus_records, run_command
 
 from sacorpus.storage.mongo import MongoStore
-from sacorpus.storage.testing import MongoServer, local_mongo_server
+from sacorpus.testing.mongo import MongoServer
 
 
 @pytest.fixture(scope="module")
-def mongo_corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MongoServer, Path]]:
+def mongo_corpus(
+    tmp_path_factory: pytest.TempPathFactory, mongo_server: MongoServer
+) -> Iterator[tuple[MongoServer, Path]]:
     workdir = tmp_path_factory.mktemp("mongo-corpus")
-    with local_mongo_server() as server:
-        store = MongoStore(server.uri, server.database, spill_path=str(workdir / "spill.jsonl"))
-        store.open()
-        try:
-            store.upsert_articles(corpus_records())
-            yield server, workdir
-        finally:
-            store.drop()
-            store.close()
+    server = replace(mongo_server, database=f"{mongo_server.database}_corpus")
+    store = MongoStore(server.uri, server.database, spill_path=str(workdir / "spill.jsonl"))
+    store.open()
+    try:
+        store.upsert_articles(corpus_records())
+        yield server, workdir
+    finally:
+        store.drop()
+        store.close()
 
 
 def _mongo_args(server: MongoServer, workdir: Path) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections import Counter
 
 import pytest
 
@@ -86,6 +87,41 @@ def test_second_run_fetches_nothing_already_stored_and_refetch_updates(demo_run,
     assert len(refetched.items) == len(before)
     after = stored_articles(demo_run.sqlite_path)
     assert len(after) == len(before)
+    # an unchanged article keeps its label: the original stays unique, its copies stay duplicates
+    labels = {a["url"]: a["dedup_label"] for a in before}
+    assert {a["url"]: a["dedup_label"] for a in after} == labels
+    assert max(a["fetched_at"] for a in after) > max(a["fetched_at"] for a in before) or len(before) == 0
     with sqlite3.connect(demo_run.sqlite_path) as db:
         (n,) = db.execute("select count(*) - count(distinct url) from articles").fetchone()
     assert n == 0
+
+
+def test_demo_crawl_into_mongodb_stores_the_same_articles(demo_run, mongo_server, tmp_path):
+    """The same crawl with MONGO_URI set lands the same articles in a MongoDB-wire server."""
+    from crawlkit import run_crawl
+
+    from sacorpus.storage.mongo import MongoStore
+
+    database = f"{mongo_server.database}_democrawl"
+    run = run_crawl("demo", tmp_path, env={"MONGO_URI": mongo_server.uri, "MONGO_DATABASE": database})
+    assert run.returncode == 0, run.log[-3000:]
+    store = MongoStore(mongo_server.uri, database)
+    store.open()
+    try:
+        in_mongo = {a["url"]: a for a in store.iter_articles()}
+        store.drop()
+    finally:
+        store.close()
+    in_sqlite = {a["url"]: a for a in stored_articles(demo_run.sqlite_path)}
+    assert set(in_mongo) == set(in_sqlite)
+    for url, a in in_sqlite.items():
+        b = in_mongo[url]
+        for key in ("text", "title_clean", "language", "token_count", "published_at"):
+            assert a[key] == b[key], (url, key)
+        # raw bodies are kept byte for byte; the demo server writes its own (per-run) port into them
+        port = re.compile(rb"127\.0\.0\.1:\d+")
+        assert port.sub(b"HOST", b["body"]) == port.sub(b"HOST", a["body"])
+    # which copy of a pair came first (and so is "unique") depends on arrival order; the tally does not
+    assert Counter(a["dedup_label"] for a in in_mongo.values()) == Counter(
+        a["dedup_label"] for a in in_sqlite.values()
+    )

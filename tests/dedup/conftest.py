@@ -11,15 +11,9 @@ import pytest
 from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.mongo import MongoStore
 from sacorpus.storage.sqlite import SQLiteStore
-from sacorpus.storage.testing import MongoServer, local_mongo_server
+from sacorpus.testing.mongo import MongoServer
 
 _n = itertools.count()
-
-
-@pytest.fixture(scope="session")
-def dedup_mongo_server() -> Iterator[MongoServer]:
-    with local_mongo_server() as server:
-        yield server
 
 
 @pytest.fixture(params=["sqlite", "mongo"])
@@ -29,7 +23,7 @@ def index_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Arti
             str(tmp_path / "corpus.sqlite"), spill_path=str(tmp_path / "spill.jsonl")
         )
     else:
-        server: MongoServer = request.getfixturevalue("dedup_mongo_server")
+        server: MongoServer = request.getfixturevalue("mongo_server")
         store = MongoStore(
             server.uri, f"{server.database}_{next(_n)}", spill_path=str(tmp_path / "spill.jsonl")
         )

@@ -77,15 +77,6 @@ def redis_db(redis_server: RedisServer) -> Iterator[RedisServer]:
     redis_server.client().flushall()
 
 
-@pytest.fixture(scope="session")
-def mongo_server():
-    """A real SecantusDB (MongoDB wire protocol) daemon, or MONGO_URI's server, as the storage tests use."""
-    from sacorpus.storage.testing import local_mongo_server
-
-    with local_mongo_server() as server:
-        yield server
-
-
 @pytest.fixture
 def demo_site() -> Iterator[object]:
     """The demo publication's synthetic site on a free loopback port; ``.requests`` logs every fetch."""

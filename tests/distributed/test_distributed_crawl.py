@@ -56,7 +56,8 @@ def stored(store) -> list[str]:
 
 
 def test_two_workers_share_one_frontier(tmp_path: Path, redis_db, mongo_server, demo_site):
-    env = {"MONGO_URI": mongo_server.uri, "MONGO_DATABASE": mongo_server.database}
+    database = f"{mongo_server.database}_distributed"
+    env = {"MONGO_URI": mongo_server.uri, "MONGO_DATABASE": database}
     args = worker_args(redis_db.url, demo_site.base_url)
 
     def worker(n: int) -> CrawlRun:
@@ -75,7 +76,7 @@ def test_two_workers_share_one_frontier(tmp_path: Path, redis_db, mongo_server, 
     assert len(one) + len(two) == len(EXPECTED) and set(one) | set(two) == EXPECTED
     fetches = article_fetches(demo_site)
     assert set(fetches) == set(article_paths()) and set(fetches.values()) == {1}, fetches
-    store = MongoStore(mongo_server.uri, mongo_server.database)
+    store = MongoStore(mongo_server.uri, database)
     urls = stored(store)
     assert sorted(urls) == sorted(EXPECTED), "every article stored exactly once"
     client = redis_db.client()

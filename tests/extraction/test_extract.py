@@ -111,6 +111,7 @@ def test_furniture_lines_dropped_prose_kept():
         "External content not available",
         "External content not available",
         "External content not available",
+        "Got a story? Email our news team at news@example.co.za",
         "The council said more tankers would arrive on Tuesday.",
     ])
     out = drop_furniture_lines(text, ["Water cuts hit Soweto"], ["Thandi Mokoena"]).split("\n")
@@ -126,3 +127,12 @@ def test_fragments_dropped_only_on_news_reports(make_page):
     blog = extract_article(make_page(body=body), URL)
     assert "Temp rating" not in news.text and "The bill was passed" in news.text
     assert "Temp rating" in blog.text
+
+
+def test_long_paragraph_with_email_address_is_kept():
+    from sacorpus.text.extract import drop_furniture_lines
+
+    para = ("The municipality said residents who had not received a tanker by Wednesday could report the "
+            "outage to its call centre or write to water@joburg.example.org, and that teams would work through "
+            "the night to restore supply to the worst-affected parts of Soweto and Lenasia before the weekend.")
+    assert drop_furniture_lines(para, []) == para

@@ -10,14 +10,7 @@ import pytest
 from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.mongo import MongoStore
 from sacorpus.storage.sqlite import SQLiteStore
-from sacorpus.storage.testing import MongoServer, local_mongo_server
-
-
-@pytest.fixture(scope="session")
-def mongo_server() -> Iterator[MongoServer]:
-    with local_mongo_server() as server:
-        yield server
-
+from sacorpus.testing.mongo import MongoServer
 
 _db_counter = iter(range(10**6))
 

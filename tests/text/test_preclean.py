@@ -161,3 +161,48 @@ def test_social_embeds_removed():
 def test_react_streamed_hidden_segment_is_content():
     out = visible_text(preclean(page('<div hidden id="S:0"><p>Streamed lede paragraph.</p></div>')))
     assert "Streamed lede paragraph." in out
+
+
+def test_infinite_scroll_appended_articles_removed():
+    story = "<article><h1>Water cuts in Soweto</h1><p>Residents queued for water on Monday.</p>{teaser}</article>"
+    teaser = "<article><h2>Related: Taps run dry</h2></article>"
+    nxt = "<article><h1>Next story: Rand firms</h1><p>The rand firmed against the dollar.</p></article>"
+    text = visible_text(preclean(page(story.format(teaser=teaser) + nxt)))
+    assert "Residents queued" in text and "Related: Taps run dry" in text  # nested teaser stays
+    assert "rand firmed" not in text
+    # one headline article followed by teaser articles without <h1>: nothing is removed
+    teasers = "<article><h2>Rand firms</h2><p>The rand firmed against the dollar.</p></article>"
+    text = visible_text(preclean(page(story.format(teaser="") + teasers)))
+    assert "Residents queued" in text and "rand firmed" in text
+
+
+def test_link_only_teaser_cards_inside_the_story_removed():
+    card = ('<article class="teaser"><a href="/next"><h3>Rand firms against dollar</h3>'
+            "<p>Markets rallied on Friday.</p></a></article>")
+    explainer = ("<article><h3>What is load shedding?</h3><p>Rotational power cuts that Eskom uses to protect the grid, "
+                 'as <a href="/eskom">explained here</a>.</p></article>')
+    story = f"<article><h1>Water cuts</h1><p>Residents queued for water.</p>{card}{explainer}</article>"
+    text = visible_text(preclean(page(story)))
+    assert "Residents queued" in text and "Rotational power cuts" in text
+    assert "Rand firms" not in text and "Markets rallied" not in text
+
+
+@pytest.mark.parametrize("cls", ["factbox", "metro-factbox compact", "c-infoBox--inTabs", "article-body-infobox",
+                                 "RenderKeyPoints-keyPoints", "fact-box border"])
+def test_fact_boxes_removed(cls):
+    html = page(f'<article><h1>Water cuts</h1><p>Residents queued.</p><div class="{cls}"><h3>Facts</h3>'
+                "<p>Soweto has 1.3 million residents.</p></div>tail text</article>")
+    text = visible_text(preclean(html))
+    assert "Residents queued" in text and "tail text" in text
+    assert "1.3 million" not in text
+
+
+@pytest.mark.parametrize("cls", ["infographic", "boxing-report", "information"])
+def test_similar_class_names_are_not_fact_boxes(cls):
+    html = page(f'<article><h1>Water cuts</h1><div class="{cls}"><p>Soweto has 1.3 million residents.</p></div></article>')
+    assert "1.3 million" in visible_text(preclean(html))
+
+
+def test_box_holding_the_headline_is_a_wrapper_and_stays():
+    html = page('<div class="infobox-layout"><h1>Water cuts</h1><p>Residents queued.</p></div>')
+    assert "Residents queued" in visible_text(preclean(html))
