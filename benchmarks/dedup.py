@@ -40,7 +40,7 @@ from typing import Any
 from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.mongo import MongoStore
 from sacorpus.storage.sqlite import SQLiteStore
-from sacorpus.storage.testing import local_mongo_server
+from sacorpus.testing.mongo import local_mongo_server
 from sacorpus.text.dedup import (
     DUPLICATE,
     SIMILAR,
