@@ -215,8 +215,16 @@ def _undo_gzip(body: bytes) -> bytes:
 # --- scoring ----------------------------------------------------------------------------------------
 
 
+# Invisible characters that do not change what a reader sees: zero-width space/no-break/word joiner,
+# byte-order mark, soft hyphen, bidi marks. Ground truths and pages carry them inconsistently, so the
+# exact-match comparison drops them on BOTH sides, for every extractor alike (a measurement fix, not an
+# extraction rule). ZWJ/ZWNJ stay: they change shaping in Arabic/Indic scripts.
+_INVISIBLE = re.compile("[\u00ad\u200b\u200e\u200f\u2060\u2061-\u2064\ufeff\u202a-\u202e\u2066-\u2069]")
+
+
 def _norm(text: str | None) -> str:
-    return " ".join(unicodedata.normalize("NFC", text or "").split())
+    """NFC, invisible format characters removed, Unicode whitespace (incl. NBSP) collapsed, stripped."""
+    return " ".join(_INVISIBLE.sub("", unicodedata.normalize("NFC", text or "")).split())
 
 
 def _norm_author(name: str) -> str:

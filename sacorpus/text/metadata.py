@@ -225,6 +225,7 @@ def _headline(root: etree._Element) -> str | None:
 
 
 _KICKER_END = re.compile(r"\S:\s+$")
+MAX_HEADER_H2 = 30  # <h2>s looked at for a displayed headline (bounds the work on long pages)
 
 
 def _in_breadcrumb(el: etree._Element) -> bool:
@@ -248,6 +249,23 @@ def _visible_headline(root: etree._Element) -> str | None:
             if text and len(text) > 3:
                 return text
     return None
+
+
+def _header_shows(root: etree._Element, headline: str) -> bool:
+    """True when an <h2> outside breadcrumbs repeats ``headline``.
+
+    Some CMSs put the only <h1> in the breadcrumb bar (SEO text, usually the JSON-LD headline) and
+    show readers the headline as an <h2> in the article header; that displayed text is the title.
+    """
+    key = norm_key(headline)
+    if not key:
+        return False
+    for h in root.xpath("//h2")[:MAX_HEADER_H2]:
+        # the headline itself or its line under a kicker (<h2><span>Kicker</span><span>Headline</span>)
+        parts = [h, *(c for c in h if isinstance(c.tag, str))]
+        if any(norm_key("".join(p.itertext())) == key for p in parts) and not _in_breadcrumb(h):
+            return True
+    return False
 
 
 def _host(url: str | None) -> str | None:
@@ -288,7 +306,9 @@ def extract_title(root, metas, ld, url, site_names, rules: RuleSet, fallback_tit
         ld_clean, og_clean = strip_site(ld_headline, site_names, host, h1), strip_site(og_title, site_names, host, h1)
         visible = _visible_headline(root)
         visible_clean = strip_site(visible, site_names, host, h1) if visible else None
-        shown_as_og = ld_clean != og_clean and visible_clean == og_clean
+        shown_as_og = ld_clean != og_clean and (
+            visible_clean == og_clean
+            or (visible is None and h1 is not None and norm_key(h1) == norm_key(ld_clean) and _header_shows(root, og_clean)))
         # "Kicker: headline" in JSON-LD where og:title has just the headline: the kicker is the label
         # printed above the headline, not part of it (unless the visible headline shows it)
         kicker_only = (len(og_clean) >= 15 and ld_clean.endswith(og_clean)
