@@ -56,7 +56,9 @@ def local_mongo_server(timeout: float = 30.0, use_env: bool = True) -> Iterator[
         yield MongoServer(uri=env_uri, database=database, external=True)
         return
     # next to this interpreter first: a venv used without activation still finds its own daemon
-    exe = shutil.which("secantusd-py", path=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
+    exe = shutil.which(
+        "secantusd-py", path=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
+    )
     if exe is None:
         raise RuntimeError("secantusd-py is not installed (pip install SecantusDB)")
     tmp = tempfile.mkdtemp(prefix="sacorpus-secantus-")
