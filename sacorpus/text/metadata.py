@@ -24,7 +24,14 @@ from lxml import etree
 from sacorpus.publications import RuleSet
 from sacorpus.text.authors import split_authors
 from sacorpus.text.dates import date_from_url, parse_date, to_utc_iso
-from sacorpus.text.titles import clean_spaces, host_keys, is_site_segment, norm_key, strip_site
+from sacorpus.text.titles import (
+    clean_spaces,
+    headline_outside_branding,
+    host_keys,
+    is_site_segment,
+    norm_key,
+    strip_site,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -292,10 +299,23 @@ def extract_title(root, metas, ld, url, site_names, rules: RuleSet, fallback_tit
     og = _first(metas, ("og:title", "twitter:title", "title", "dc.title", "sailthru.title", "parsely-title"))
     og_title = clean_spaces(og[1]) if og else None
     h1 = _headline(root)
+    host = _host(url)
+    if ld_headline and ld_headline.endswith(("...", "…")):
+        # a JSON-LD headline cut to a length limit: the full text is in another candidate that starts with it
+        stem = ld_headline.rstrip(".… ")
+        for other in (h1, og_title, title_tag):
+            full = strip_site(other, site_names, host) if other else ""
+            if len(stem) >= 20 and len(full) > len(stem) and full.startswith(stem):
+                ld_headline = full
+                break
+    if h1 and not ld_headline and not og_title:
+        # an <h1> that is only the site's logo/name: the headline is in <title> without that branding
+        branded = headline_outside_branding(h1, title_tag, site_names, host)
+        if branded:
+            h1 = branded
     published = ld_headline or og_title or h1 or title_tag or clean_spaces(fallback_title)
     if not published:
         return None, None
-    host = _host(url)
     # structured data first: the JSON-LD headline is the most often exact, then Open Graph, <h1>, <title>
     cleaned_candidates = [strip_site(c, site_names, host, h1) for c in
                           (ld_headline, og_title, h1, title_tag, clean_spaces(fallback_title)) if c]
@@ -306,6 +326,8 @@ def extract_title(root, metas, ld, url, site_names, rules: RuleSet, fallback_tit
         ld_clean, og_clean = strip_site(ld_headline, site_names, host, h1), strip_site(og_title, site_names, host, h1)
         visible = _visible_headline(root)
         visible_clean = strip_site(visible, site_names, host, h1) if visible else None
+        # With no visible <h1> and only a breadcrumb <h1> repeating JSON-LD (the SEO variant), an article-header
+        # <h2> showing og:title is the headline readers see.
         shown_as_og = ld_clean != og_clean and (
             visible_clean == og_clean
             or (visible is None and h1 is not None and norm_key(h1) == norm_key(ld_clean) and _header_shows(root, og_clean)))

@@ -93,4 +93,36 @@ def strip_site(title: str, site_names: Iterable[str] = (), host: str | None = No
     return out.strip() or title
 
 
-__all__ = ["clean_spaces", "host_keys", "is_site_segment", "norm_key", "strip_site"]
+def headline_outside_branding(h1: str | None, title: str | None, site_names: Iterable[str] = (),
+                              host: str | None = None) -> str | None:
+    """The <title> headline when the page's <h1> is only its branding, else None.
+
+    Blogs and small sites often mark up the logo/site name as the <h1> ("Ethify") and put the
+    article's headline only in ``<title>`` ("Vegetarier zu sein ... | Ethify"). The <h1> is branding
+    when it repeats the trailing segment(s) of the title, or its leading segment(s) when those are
+    evidently the site (host/site-name match); the rest of the title is then the headline. A
+    one-word remainder is taken for a section label, not a headline.
+    """
+    h1, title = clean_spaces(h1), clean_spaces(title)
+    if not h1 or not title:
+        return None
+    parts = _SEPARATORS.split(title)
+    if len(parts) < 2:
+        return None
+    seps = _SEPARATORS.findall(title)
+    key = norm_key(h1)
+    keys = {norm_key(n) for n in site_names if n and norm_key(n)} | host_keys(host)
+    for n in range(1, len(parts)):
+        tail, head = parts[n:], parts[:n]
+        if norm_key("".join(tail)) == key and not is_site_segment(head[0], keys):
+            rest = head[0] + "".join(s + p for s, p in zip(seps[: n - 1], head[1:], strict=False))
+            # a one-word remainder ("News - Headline" with the headline as <h1>) is a section label
+            return rest.strip() if len(rest.split()) >= 2 else None
+        lead, rest_parts = parts[:n], parts[n:]
+        if norm_key("".join(lead)) == key and is_site_segment(h1, keys):
+            rest = rest_parts[0] + "".join(s + p for s, p in zip(seps[n:], rest_parts[1:], strict=False))
+            return strip_site(rest, site_names, host) or None
+    return None
+
+
+__all__ = ["clean_spaces", "headline_outside_branding", "host_keys", "is_site_segment", "norm_key", "strip_site"]

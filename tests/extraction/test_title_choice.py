@@ -1,0 +1,77 @@
+"""Title choice rules on synthetic pages: displayed header headline, logo <h1>, truncated JSON-LD."""
+
+from __future__ import annotations
+
+from sacorpus.evaluation import Page, Prediction, Score, score_page
+from sacorpus.text.metadata import extract_metadata
+from sacorpus.text.preclean import parse_html
+from sacorpus.text.titles import headline_outside_branding
+
+LD = "Eskom tariffs: Nersa approves 12.7% hike"
+OG = "Electricity to cost 12.7% more from April"
+HEAD = (f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{LD}"}}</script>'
+        f'<meta property="og:title" content="{OG}">')
+CRUMB_H1 = f'<nav class="breadcrumb"><a href="/">Home</a><h1>{LD}</h1></nav>'
+
+
+def _title(head: str, body: str, url: str = "https://news.example.org/a/1") -> str | None:
+    root = parse_html(f"<html><head>{head}</head><body>{body}</body></html>")
+    return extract_metadata(root, url).title_clean
+
+
+def test_header_h2_showing_og_title_beats_breadcrumb_seo_h1():
+    body = CRUMB_H1 + f'<article><header><h2 class="headline">{OG}</h2></header><p>x</p></article>'
+    assert _title(HEAD, body) == OG
+
+
+def test_header_h2_with_kicker_span_showing_og_title():
+    body = CRUMB_H1 + (f'<article><h2><span class="kicker">Energy</span><span class="title">{OG}</span></h2>'
+                       "<p>x</p></article>")
+    assert _title(HEAD, body) == OG
+
+
+def test_json_ld_stays_without_displayed_og_or_with_other_h1():
+    # nothing on the page shows og:title: JSON-LD first
+    assert _title(HEAD, CRUMB_H1 + "<article><h2>Related stories</h2><p>x</p></article>") == LD
+    # the breadcrumb <h1> does not repeat JSON-LD: it is no sign that JSON-LD is the SEO variant
+    other = '<nav class="breadcrumb"><h1>Energy news</h1></nav>'
+    assert _title(HEAD, other + f"<article><h2>{OG}</h2><p>x</p></article>") == LD
+    # an h2 only inside the breadcrumb bar does not count as displayed
+    assert _title(HEAD, CRUMB_H1 + f'<nav class="breadcrumb"><h2>{OG}</h2></nav><p>x</p>') == LD
+
+
+def test_logo_h1_gives_way_to_title_headline():
+    head = "<title>Vegetarian for a week: what changed | Greenleaf</title>"
+    assert _title(head, "<h1>Greenleaf</h1><p>x</p>") == "Vegetarian for a week: what changed"
+    # leading branding is recognised when it is the site (host match)
+    head = "<title>greenleaf » Vegetarian for a week: what changed</title>"
+    assert _title(head, "<h1>greenleaf</h1><p>x</p>", "https://greenleaf.example/x") == "Vegetarian for a week: what changed"
+
+
+def test_h1_headline_is_not_mistaken_for_branding():
+    head = "<title>News - Elder rises from the ghetto to Augusta</title>"
+    assert _title(head, "<h1>Elder rises from the ghetto to Augusta</h1><p>x</p>") == "Elder rises from the ghetto to Augusta"
+    assert headline_outside_branding("Elder rises from the ghetto to Augusta", "News - Elder rises from the ghetto to Augusta") is None
+    # a leading segment that is not the site is not branding
+    assert headline_outside_branding("Greenleaf", "Greenleaf - Vegetarian for a week", [], "other.example") is None
+    assert headline_outside_branding("Greenleaf", "No separators here") is None
+
+
+def test_truncated_json_ld_headline_is_completed_from_another_candidate():
+    full = "Taiwan's president's playbook should be essential reading for Hong Kong leader Carrie Lam"
+    cut = full[:70].rstrip() + "..."
+    head = (f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{cut}"}}</script>'
+            f'<title>{full} | Morning Post</title><meta property="og:site_name" content="Morning Post">')
+    assert _title(head, "<p>x</p>") == full
+    # nothing longer that starts with it: the headline stays as given
+    head = (f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{cut}"}}</script>'
+            "<title>Something else entirely | Morning Post</title>")
+    assert _title(head, "<p>x</p>") == cut
+
+
+def test_evaluation_title_match_ignores_invisible_characters_on_both_sides():
+    score = Score("x")
+    page = Page(id="p", url=None, body=b"", title="Ein bisschen Fortschritt\u200b", body_text="a")
+    score_page(score, page, Prediction("a", "Ein\u00a0bisschen  Fort\u00adschritt", [], None, 0.0), "fundus")
+    score_page(score, page, Prediction("a", "Ein bisschen Rückschritt", [], None, 0.0), "fundus")
+    assert score.title == [True, False]
