@@ -13,6 +13,7 @@ layout (see :meth:`Publication.rules_for`).
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -143,7 +144,9 @@ class _Reader:
         self.used.add(key)
         if key not in self.table:
             if required:
-                raise self.fail(key, "missing (required)")
+                typo = difflib.get_close_matches(key, [k for k in self.table if isinstance(k, str)], n=1)
+                hint = f" (is '{self.prefix}{typo[0]}' a typo?)" if typo else ""
+                raise self.fail(key, f"missing (required){hint}")
             return default
         value = self.table[key]
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):

@@ -40,11 +40,12 @@ from typing import Any, ClassVar
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import scrapy
+from scrapy.exceptions import UsageError
 from scrapy.http import Request, Response
 from scrapy.utils.misc import load_object
 
 from sacorpus.items import Article
-from sacorpus.publications import Publication, load_publication
+from sacorpus.publications import Publication, PublicationError, load_publication
 from sacorpus.sources import feeds, pollstate, sitemaps, wayback
 from sacorpus.sources.urls import UrlPolicy, canonicalize
 
@@ -94,7 +95,7 @@ class PublicationSpider(scrapy.Spider):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.publication: Publication = load_publication(self.publication_slug or self.name)
+        self.publication: Publication = self.load_publication()
         self.policy = UrlPolicy.from_publication(self.publication)
         self.since = _as_date(kwargs.get("since"), "since")
         self.until = _as_date(kwargs.get("until"), "until")
@@ -122,10 +123,19 @@ class PublicationSpider(scrapy.Spider):
     # --- settings ---------------------------------------------------------------------------------------
 
     @classmethod
+    def load_publication(cls) -> Publication:
+        """The validated publication; a malformed file is a one-line usage error naming file and key."""
+        try:
+            return load_publication(cls.publication_slug or cls.name)
+        except PublicationError as exc:
+            raise UsageError(str(exc), print_help=False) from None
+
+    @classmethod
     def update_settings(cls, settings: Any) -> None:
         """Give each spider its own JOBDIR (disk queues, resumable) unless the run sets one, and make
         SACORPUS_WAYBACK_CDX_RATE drive the "wayback-cdx" download slot (one CDX call at a time)."""
         super().update_settings(settings)
+        cls.load_publication()  # a malformed publication file stops the run here, before any crawling
         if settings.get("JOBDIR") is None and settings.get("SACORPUS_JOBDIR_ROOT"):
             settings.set("JOBDIR", f"{settings['SACORPUS_JOBDIR_ROOT']}/{cls.name}", priority="spider")
         rate = settings.getfloat("SACORPUS_WAYBACK_CDX_RATE", 1.0)
