@@ -8,31 +8,20 @@ A FILE ending in .gz is gzip-compressed; ``-o -`` (the default) writes to stdout
 from __future__ import annotations
 
 import argparse
-import sys
-from typing import Any, ClassVar
 
-from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from sacorpus.corpus.cli import (
-    ScanCounts,
-    add_filter_options,
-    iter_store,
-    open_corpus,
-    open_text_output,
-    quiet_broken_pipe,
-    report_scan,
-)
+from sacorpus.corpus.cli import CorpusCommand, ScanCounts, open_text_output
 from sacorpus.corpus.exporting import ExportFieldError, export_fields, jsonl_line
-from sacorpus.corpus.filters import ArticleFilter, FilterError
+from sacorpus.corpus.filters import ArticleFilter
 from sacorpus.corpus.lineformat import format_record
-from sacorpus.storage.base import StorageError
+from sacorpus.storage.base import ArticleStore
 
 
-class Command(ScrapyCommand):
-    requires_project = True
-    requires_crawler_process = False
-    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
+class Command(CorpusCommand):
+    scan_what = "articles exported"
+    option_errors = (ExportFieldError,)
+    writes_output = True
 
     def syntax(self) -> str:
         return "-o FILE [--format jsonl|lines] [--fields F1,F2] [--html] [filters]"
@@ -40,47 +29,28 @@ class Command(ScrapyCommand):
     def short_desc(self) -> str:
         return "Export stored articles as JSONL or the U/D/T/F/C/L/Q line format (.gz: gzip)"
 
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        super().add_options(parser)
+    def add_command_options(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("-o", "--output", metavar="FILE", default="-", help="output file (- for stdout)")
         parser.add_argument("--format", choices=("jsonl", "lines"), default="jsonl", help="output format")
         parser.add_argument(
             "--fields", action="append", metavar="F1,F2", help="JSONL only: the fields to write (url always)"
         )
         parser.add_argument("--html", action="store_true", help="also write the HTML (H line / html field)")
-        add_filter_options(parser)
 
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        if args:
-            raise UsageError(f"unexpected arguments: {' '.join(args)}")
+    def check_args(self, args: list[str], opts: argparse.Namespace) -> None:
+        super().check_args(args, opts)
         if opts.fields and opts.format == "lines":
             raise UsageError("--fields applies to --format jsonl; the line format has fixed fields")
-        try:
-            flt = ArticleFilter.from_options(opts)
-            fields = export_fields(opts.format, opts.fields, with_html=opts.html)
-        except (FilterError, ExportFieldError) as exc:
-            raise UsageError(str(exc), print_help=False) from exc
-        counts = ScanCounts()
-        try:
-            with (
-                quiet_broken_pipe(),
-                open_corpus(self.settings) as store,
-                open_text_output(opts.output) as out,
-            ):
-                records = iter_store(
-                    store, flt, fields, progress=not opts.no_progress, desc="export", counts=counts
-                )
-                for record in records:
-                    if opts.format == "lines":
-                        out.write(format_record(record, with_html=opts.html))
-                    else:
-                        out.write(jsonl_line(record, fields))
-        except StorageError as exc:
-            print(f"export: {exc}", file=sys.stderr)
-            self.exitcode = 1
-            return
-        except OSError as exc:
-            print(f"export: cannot write {opts.output}: {exc}", file=sys.stderr)
-            self.exitcode = 1
-            return
-        report_scan(flt, counts, "articles exported")
+
+    def prepare(self, args: list[str], opts: argparse.Namespace, flt: ArticleFilter) -> None:
+        self.fields = export_fields(opts.format, opts.fields, with_html=opts.html)
+
+    def scan(
+        self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
+    ) -> None:
+        with open_text_output(opts.output) as out:
+            for record in self.records(store, flt, opts, counts):
+                if opts.format == "lines":
+                    out.write(format_record(record, with_html=opts.html))
+                else:
+                    out.write(jsonl_line(record, self.fields))

@@ -11,20 +11,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, ClassVar
 
-from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from sacorpus.corpus.cli import (
-    ScanCounts,
-    add_filter_options,
-    iter_store,
-    open_corpus,
-    quiet_broken_pipe,
-    report_scan,
-)
-from sacorpus.corpus.filters import ArticleFilter, FilterError
+from sacorpus.corpus.cli import CorpusCommand, ScanCounts
+from sacorpus.corpus.filters import ArticleFilter
 from sacorpus.corpus.kwic import (
     KWIC_FIELDS,
     SORT_KEYS,
@@ -34,13 +25,16 @@ from sacorpus.corpus.kwic import (
     query_tokens,
     sort_hits,
 )
-from sacorpus.storage.base import StorageError
+from sacorpus.storage.base import ArticleStore
 
 
-class Command(ScrapyCommand):
-    requires_project = True
-    requires_crawler_process = False
-    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
+class Command(CorpusCommand):
+    fields = KWIC_FIELDS
+    scan_what = "articles passed the filter"
+
+    query: list[str]
+    cap: int | None = None
+    lines = 0
 
     def syntax(self) -> str:
         return "WORD_OR_PHRASE [--width 40] [--limit N] [--case-sensitive] [--sort left|right|none] [filters]"
@@ -48,8 +42,7 @@ class Command(ScrapyCommand):
     def short_desc(self) -> str:
         return "Keyword-in-context concordance of a word or phrase over the stored tokens"
 
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        super().add_options(parser)
+    def add_command_options(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--width", type=int, default=40, metavar="N", help="context characters each side")
         parser.add_argument("--limit", type=int, default=0, metavar="N", help="at most N lines (0: all)")
         parser.add_argument("--case-sensitive", action="store_true", help="match case exactly")
@@ -59,52 +52,46 @@ class Command(ScrapyCommand):
         parser.add_argument(
             "--max-sort", type=int, default=100_000, metavar="N", help="lines kept in memory for --sort"
         )
-        add_filter_options(parser)
 
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+    def check_args(self, args: list[str], opts: argparse.Namespace) -> None:
         if not args:
             raise UsageError("give a WORD or PHRASE")
         if opts.width < 1:
             raise UsageError("--width must be at least 1", print_help=False)
-        try:
-            flt = ArticleFilter.from_options(opts)
-        except FilterError as exc:
-            raise UsageError(str(exc), print_help=False) from exc
+
+    def prepare(self, args: list[str], opts: argparse.Namespace, flt: ArticleFilter) -> None:
         # split the query with the tokenizer rules of the one language asked for (else English)
-        query = query_tokens(" ".join(args), lang=flt.languages[0] if len(flt.languages) == 1 else "en")
-        if not query or all(q == "*" for q in query):
+        self.query = query_tokens(" ".join(args), lang=flt.languages[0] if len(flt.languages) == 1 else "en")
+        if not self.query or all(q == "*" for q in self.query):
             raise UsageError("the phrase needs at least one word that is not *", print_help=False)
-        cap = opts.limit if opts.limit > 0 else None
+        self.cap = opts.limit if opts.limit > 0 else None
         if opts.sort != "none":
-            cap = min(cap, opts.max_sort) if cap else max(1, opts.max_sort)
-        counts = ScanCounts()
+            self.cap = min(self.cap, opts.max_sort) if self.cap else max(1, opts.max_sort)
+
+    def scan(
+        self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
+    ) -> None:
+        cap = self.cap
         kept: list[KwicHit] = []
-        lines = 0
-        try:
-            with quiet_broken_pipe(), open_corpus(self.settings) as store:
-                records = iter_store(
-                    store, flt, KWIC_FIELDS, progress=not opts.no_progress, desc="kwic", counts=counts
-                )
-                for record in records:
-                    for hit in kwic_hits(record, query, width=opts.width, case_sensitive=opts.case_sensitive):
-                        lines += 1
-                        if opts.sort == "none":
-                            print(format_hit(hit, opts.width))
-                        else:
-                            kept.append(hit)
-                        if cap and lines >= cap:
-                            break
-                    if cap and lines >= cap:
-                        break
-                records.close()
-                for hit in sort_hits(kept, opts.sort):
+        self.lines = 0
+        records = self.records(store, flt, opts, counts)
+        for record in records:
+            for hit in kwic_hits(record, self.query, width=opts.width, case_sensitive=opts.case_sensitive):
+                self.lines += 1
+                if opts.sort == "none":
                     print(format_hit(hit, opts.width))
-        except StorageError as exc:
-            print(f"kwic: {exc}", file=sys.stderr)
-            self.exitcode = 1
-            return
-        report_scan(flt, counts, "articles passed the filter")
+                else:
+                    kept.append(hit)
+                if cap and self.lines >= cap:
+                    break
+            if cap and self.lines >= cap:
+                break
+        records.close()
+        for hit in sort_hits(kept, opts.sort):
+            print(format_hit(hit, opts.width))
+
+    def summarize(self, opts: argparse.Namespace, flt: ArticleFilter) -> None:
         note = ""
-        if opts.sort != "none" and not opts.limit and lines >= opts.max_sort:
+        if opts.sort != "none" and not opts.limit and self.lines >= opts.max_sort:
             note = f" (stopped at --max-sort {opts.max_sort}; sorted those)"
-        print(f"{lines} concordance lines for {' '.join(query)!r}{note}", file=sys.stderr)
+        print(f"{self.lines} concordance lines for {' '.join(self.query)!r}{note}", file=sys.stderr)

@@ -7,29 +7,24 @@ in [brackets]. A scan over the filtered stream (no text index exists on either b
 from __future__ import annotations
 
 import argparse
+import re
 import sys
-from typing import Any, ClassVar
 
-from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from sacorpus.corpus.cli import (
-    ScanCounts,
-    add_filter_options,
-    iter_store,
-    open_corpus,
-    quiet_broken_pipe,
-    report_scan,
-)
-from sacorpus.corpus.filters import ArticleFilter, FilterError
+from sacorpus.corpus.cli import CorpusCommand, ScanCounts
+from sacorpus.corpus.filters import ArticleFilter
 from sacorpus.corpus.search import SEARCH_FIELDS, PatternError, compile_pattern, search_record
-from sacorpus.storage.base import StorageError
+from sacorpus.storage.base import ArticleStore
 
 
-class Command(ScrapyCommand):
-    requires_project = True
-    requires_crawler_process = False
-    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
+class Command(CorpusCommand):
+    fields = SEARCH_FIELDS
+    scan_what = "articles passed the filter"
+    option_errors = (PatternError,)
+
+    pattern: re.Pattern[str]
+    found = 0
 
     def syntax(self) -> str:
         return "PATTERN [--regex] [--case-sensitive] [--limit N] [--width N] [filters]"
@@ -37,8 +32,7 @@ class Command(ScrapyCommand):
     def short_desc(self) -> str:
         return "Find stored articles whose title or text match a string or regex"
 
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        super().add_options(parser)
+    def add_command_options(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--regex", action="store_true", help="PATTERN is a Python regular expression")
         parser.add_argument("--case-sensitive", action="store_true", help="match case exactly")
         parser.add_argument(
@@ -47,36 +41,29 @@ class Command(ScrapyCommand):
         parser.add_argument(
             "--width", type=int, default=60, metavar="N", help="snippet context chars each side"
         )
-        add_filter_options(parser)
 
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+    def check_args(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 1:
             raise UsageError("give one PATTERN (quote it if it has spaces)")
-        try:
-            flt = ArticleFilter.from_options(opts)
-            pattern = compile_pattern(args[0], regex=opts.regex, case_sensitive=opts.case_sensitive)
-        except (FilterError, PatternError) as exc:
-            raise UsageError(str(exc), print_help=False) from exc
-        counts = ScanCounts()
-        found = 0
-        try:
-            with quiet_broken_pipe(), open_corpus(self.settings) as store:
-                print("url\tpublished_at\ttitle\tmatches\tsnippet")
-                records = iter_store(
-                    store, flt, SEARCH_FIELDS, progress=not opts.no_progress, desc="search", counts=counts
-                )
-                for record in records:
-                    hit = search_record(record, pattern, width=max(10, opts.width))
-                    if hit is None:
-                        continue
-                    print(hit.tsv())
-                    found += 1
-                    if opts.limit and found >= opts.limit:
-                        break
-                records.close()
-        except StorageError as exc:
-            print(f"search: {exc}", file=sys.stderr)
-            self.exitcode = 1
-            return
-        report_scan(flt, counts, "articles passed the filter")
-        print(f"{found} matching articles", file=sys.stderr)
+
+    def prepare(self, args: list[str], opts: argparse.Namespace, flt: ArticleFilter) -> None:
+        self.pattern = compile_pattern(args[0], regex=opts.regex, case_sensitive=opts.case_sensitive)
+
+    def scan(
+        self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
+    ) -> None:
+        print("url\tpublished_at\ttitle\tmatches\tsnippet")
+        self.found = 0
+        records = self.records(store, flt, opts, counts)
+        for record in records:
+            hit = search_record(record, self.pattern, width=max(10, opts.width))
+            if hit is None:
+                continue
+            print(hit.tsv())
+            self.found += 1
+            if opts.limit and self.found >= opts.limit:
+                break
+        records.close()
+
+    def summarize(self, opts: argparse.Namespace, flt: ArticleFilter) -> None:
+        print(f"{self.found} matching articles", file=sys.stderr)

@@ -8,28 +8,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, ClassVar
 
-from scrapy.commands import ScrapyCommand
-from scrapy.exceptions import UsageError
-
-from sacorpus.corpus.cli import (
-    ScanCounts,
-    add_filter_options,
-    iter_store,
-    open_corpus,
-    quiet_broken_pipe,
-    report_scan,
-)
-from sacorpus.corpus.filters import ArticleFilter, FilterError
+from sacorpus.corpus.cli import CorpusCommand, ScanCounts
+from sacorpus.corpus.filters import ArticleFilter
 from sacorpus.corpus.stats import GROUP_BY, STATS_FIELDS, CorpusStats
-from sacorpus.storage.base import StorageError
+from sacorpus.storage.base import ArticleStore
 
 
-class Command(ScrapyCommand):
-    requires_project = True
-    requires_crawler_process = False
-    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
+class Command(CorpusCommand):
+    fields = STATS_FIELDS
+
+    stats: CorpusStats
 
     def syntax(self) -> str:
         return "[--by publication|language|month|dedup_label|page_type] [--plot FILE.png] [filters]"
@@ -37,34 +26,23 @@ class Command(ScrapyCommand):
     def short_desc(self) -> str:
         return "Articles, tokens and words per group; a PNG of articles per month per publication"
 
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        super().add_options(parser)
+    def add_command_options(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--by", choices=GROUP_BY, default="publication", help="group by this")
         parser.add_argument("--plot", metavar="FILE.png", help="write articles per month per publication")
-        add_filter_options(parser)
 
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        if args:
-            raise UsageError(f"unexpected arguments: {' '.join(args)}")
-        try:
-            flt = ArticleFilter.from_options(opts)
-        except FilterError as exc:
-            raise UsageError(str(exc), print_help=False) from exc
-        stats = CorpusStats(by=opts.by)
-        counts = ScanCounts()
-        try:
-            with quiet_broken_pipe(), open_corpus(self.settings) as store:
-                for record in iter_store(
-                    store, flt, STATS_FIELDS, progress=not opts.no_progress, desc="stats", counts=counts
-                ):
-                    stats.add(record)
-                for line in stats.table():
-                    print(line)
-        except StorageError as exc:
-            print(f"stats: {exc}", file=sys.stderr)
-            self.exitcode = 1
-            return
-        report_scan(flt, counts, "articles counted")
+    def prepare(self, args: list[str], opts: argparse.Namespace, flt: ArticleFilter) -> None:
+        self.stats = CorpusStats(by=opts.by)
+
+    def scan(
+        self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
+    ) -> None:
+        for record in self.records(store, flt, opts, counts):
+            self.stats.add(record)
+        for line in self.stats.table():
+            print(line)
+
+    def summarize(self, opts: argparse.Namespace, flt: ArticleFilter) -> None:
+        stats = self.stats
         if stats.undated:
             print(
                 f"{stats.undated} articles have no published date (not in the monthly plot)", file=sys.stderr
@@ -75,7 +53,6 @@ class Command(ScrapyCommand):
             try:
                 path = plot_monthly(stats.monthly, opts.plot, title=f"Articles per month ({flt.describe()})")
             except (OSError, ValueError) as exc:
-                print(f"stats: cannot write the plot {opts.plot}: {exc}", file=sys.stderr)
-                self.exitcode = 1
+                self.fail(f"cannot write the plot {opts.plot}: {exc}")
                 return
             print(f"plot written to {path}", file=sys.stderr)

@@ -1,8 +1,8 @@
 """What every corpus command shares: filter options, streaming from the store with progress, output.
 
 Why here and not in sacorpus/commands/: Scrapy turns every ScrapyCommand subclass found in the
-commands package into a command, so shared plumbing lives in this Scrapy-free module (argparse,
-tqdm, the storage protocol) and the command classes stay thin.
+commands package into a command, so the shared plumbing - including the :class:`CorpusCommand` base
+class - lives here and the command modules keep only what is their own.
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, ClassVar, TextIO
 
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
 from tqdm import tqdm
 
-from sacorpus.corpus.filters import ArticleFilter, fields_with_filter
-from sacorpus.storage.base import ArticleStore
+from sacorpus.corpus.filters import ArticleFilter, FilterError, fields_with_filter
+from sacorpus.storage.base import ArticleStore, StorageError
 
 
 def add_filter_options(parser: argparse.ArgumentParser) -> None:
@@ -131,7 +133,6 @@ def open_text_output(path: str | None) -> Iterator[TextIO]:
 
 def check_store_exists(store: ArticleStore) -> None:
     """Refuse to read an SQLite file that does not exist (opening would create an empty one)."""
-    from sacorpus.storage.base import StorageError
     from sacorpus.storage.sqlite import SQLiteStore
 
     if isinstance(store, SQLiteStore) and store.path != ":memory:" and not Path(store.path).exists():
@@ -159,3 +160,96 @@ def open_corpus(settings: Any) -> Iterator[ArticleStore]:
     check_store_exists(store)
     with store:
         yield store
+
+
+class CorpusCommand(ScrapyCommand):
+    """Template for the read-only corpus commands (export, search, kwic, wordlist, collocations, stats).
+
+    Why a template: each of them checks its arguments, parses the article filter (a bad filter is a
+    usage error), streams the store inside :func:`quiet_broken_pipe`, turns a storage failure into a
+    message and exit code 1, and ends with :func:`report_scan`. A subclass fills the hooks:
+
+    - :meth:`add_command_options` - its own options (the filter options are added after them);
+    - :meth:`check_args` - positional arguments and option checks made before the filter is parsed;
+    - :meth:`prepare` - state built from the options and the filter; the exception types in
+      :attr:`option_errors` it raises become usage errors, like a bad filter;
+    - :meth:`scan` - read the records (use :meth:`records`) and write the output;
+    - :meth:`summarize` - lines on stderr after the scan report.
+
+    The command's name (its module's name, as Scrapy names it) prefixes error messages and labels
+    the progress bar.
+    """
+
+    requires_project = True
+    requires_crawler_process = False
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
+    #: the fields :meth:`records` reads from the store (None: all)
+    fields: ClassVar[Sequence[str] | None] = None
+    #: what the scan report calls the articles that passed the filter
+    scan_what: ClassVar[str] = "articles counted"
+    #: option parsing errors (besides FilterError) reported as usage errors
+    option_errors: ClassVar[tuple[type[Exception], ...]] = ()
+    #: True when the command writes ``opts.output``: an OSError then means "cannot write"
+    writes_output: ClassVar[bool] = False
+
+    @property
+    def name(self) -> str:
+        return type(self).__module__.rsplit(".", 1)[-1]
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        self.add_command_options(parser)
+        add_filter_options(parser)
+
+    def add_command_options(self, parser: argparse.ArgumentParser) -> None:
+        """The command's own options."""
+
+    def check_args(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Raise UsageError for bad arguments; the default takes no positional arguments."""
+        if args:
+            raise UsageError(f"unexpected arguments: {' '.join(args)}")
+
+    def prepare(self, args: list[str], opts: argparse.Namespace, flt: ArticleFilter) -> None:
+        """Build what :meth:`scan` needs; may raise UsageError or one of :attr:`option_errors`."""
+
+    def scan(
+        self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
+    ) -> None:
+        raise NotImplementedError
+
+    def summarize(self, opts: argparse.Namespace, flt: ArticleFilter) -> None:
+        """Lines on stderr after the scan report; may set ``self.exitcode``."""
+
+    def records(
+        self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
+    ) -> Iterator[dict[str, Any]]:
+        """The filtered record stream of :attr:`fields`, with the progress bar unless --no-progress."""
+        return iter_store(
+            store, flt, self.fields, progress=not opts.no_progress, desc=self.name, counts=counts
+        )
+
+    def fail(self, message: str) -> None:
+        print(f"{self.name}: {message}", file=sys.stderr)
+        self.exitcode = 1
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        self.check_args(args, opts)
+        try:
+            flt = ArticleFilter.from_options(opts)
+            self.prepare(args, opts, flt)
+        except (FilterError, *self.option_errors) as exc:
+            raise UsageError(str(exc), print_help=False) from exc
+        counts = ScanCounts()
+        try:
+            with quiet_broken_pipe(), open_corpus(self.settings) as store:
+                self.scan(store, flt, opts, counts)
+        except StorageError as exc:
+            self.fail(str(exc))
+            return
+        except OSError as exc:
+            if not self.writes_output:
+                raise
+            self.fail(f"cannot write {opts.output}: {exc}")
+            return
+        report_scan(flt, counts, self.scan_what)
+        self.summarize(opts, flt)

@@ -1,4 +1,4 @@
-"""Shared helpers for the cleaning stages (gzip, decode, preclean, extract): switches, stats, rules."""
+"""Shared helpers for the item pipeline stages: on/off switches, stats counters, rules, the store."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 from scrapy.exceptions import NotConfigured
 
 from sacorpus.publications import RuleSet
+from sacorpus.storage.base import ArticleStore, StorageError, store_from_settings
 from sacorpus.text.dates import wayback_date
 
 
@@ -15,6 +16,19 @@ def require_enabled(crawler: Any, stage: str) -> None:
     name = f"SACORPUS_{stage.upper()}_ENABLED"
     if not crawler.settings.getbool(name, True):
         raise NotConfigured(f"{name} is false")
+
+
+def enabled_store(crawler: Any, stage: str, unusable: str) -> ArticleStore:
+    """The configured store for a stage that needs one (dedup, store), not yet opened.
+
+    Raises NotConfigured when the stage is switched off (see :func:`require_enabled`) or the store
+    settings are unusable (the message starts with ``unusable``).
+    """
+    require_enabled(crawler, stage)
+    try:
+        return store_from_settings(crawler.settings)
+    except StorageError as exc:
+        raise NotConfigured(f"{unusable}: {exc}") from exc
 
 
 def publication_of(crawler: Any) -> Any:

@@ -14,10 +14,10 @@ import logging
 from typing import Any
 
 from itemadapter import ItemAdapter
-from scrapy.exceptions import NotConfigured
 
+from sacorpus.pipelines._common import Counter, enabled_store
 from sacorpus.pipelines.store import SerialWorker
-from sacorpus.storage.base import ArticleStore, StorageError, store_from_settings
+from sacorpus.storage.base import ArticleStore, StorageError
 from sacorpus.text.dedup import DedupConfig, DedupResult, Fingerprint, dedup_article, text_hash
 
 logger = logging.getLogger(__name__)
@@ -43,12 +43,14 @@ def unchanged_refetch(store: ArticleStore, url: str, text: str) -> DedupResult |
     stored = store.get(url)
     if not stored or not stored.get("dedup_label"):
         return None
-    return DedupResult(stored["dedup_label"], list(stored.get("dedup_evidence") or []),
-                       Fingerprint.from_record(previous))
+    return DedupResult(
+        stored["dedup_label"], list(stored.get("dedup_evidence") or []), Fingerprint.from_record(previous)
+    )
 
 
-def dedup_record(store: ArticleStore, record: Any, config: DedupConfig, *, keep_unchanged: bool = False
-                 ) -> DedupResult | None:
+def dedup_record(
+    store: ArticleStore, record: Any, config: DedupConfig, *, keep_unchanged: bool = False
+) -> DedupResult | None:
     """Label one article (an item or a stored record) and add it to the index; None without text.
 
     ``keep_unchanged`` (ingest): an article the index already has with the same text keeps its label.
@@ -76,21 +78,15 @@ class DedupPipeline:
     def __init__(self, store: ArticleStore, config: DedupConfig, stats: Any = None) -> None:
         self.store = store
         self.config = config
-        self.stats = stats
+        self.count = Counter(stats, "sacorpus/dedup")
         self.crawler: Any = None
         self._worker = SerialWorker("sacorpus-dedup")
         self._store_ok = False
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> DedupPipeline:
-        settings = crawler.settings
-        if not settings.getbool("SACORPUS_DEDUP_ENABLED", True):
-            raise NotConfigured("SACORPUS_DEDUP_ENABLED is False")
-        try:
-            store = store_from_settings(settings)
-        except StorageError as exc:
-            raise NotConfigured(f"dedup needs a store: {exc}") from exc
-        config = DedupConfig.from_settings(settings)
+        store = enabled_store(crawler, "dedup", "dedup needs a store")
+        config = DedupConfig.from_settings(crawler.settings)
         if config.max_articles_per_sentence >= store.dedup_max_ids:
             logger.warning(
                 "SACORPUS_DEDUP_MAX_ARTICLES_PER_SENTENCE=%d >= SACORPUS_DEDUP_MAX_IDS=%d: raise the latter",
@@ -100,10 +96,6 @@ class DedupPipeline:
         pipe = cls(store, config, crawler.stats)
         pipe.crawler = crawler
         return pipe
-
-    def _inc(self, key: str) -> None:
-        if self.stats is not None:
-            self.stats.inc_value(f"sacorpus/dedup/{key}")
 
     async def open_spider(self) -> None:
         try:
@@ -118,17 +110,17 @@ class DedupPipeline:
         try:
             result = await self._worker.run(self._label, item)
         except StorageError as exc:
-            self._inc("errors")
+            self.count.inc("errors")
             adapter = ItemAdapter(item)
             if hasattr(item, "note"):
                 item.note("dedup:store-error")
             logger.warning("dedup of %s failed: %s", adapter.get("url"), exc)
             return item
         if result is None:
-            self._inc("no_text")
+            self.count.inc("no_text")
             return item
         apply_result(item, result)
-        self._inc(result.label)
+        self.count.inc(result.label)
         return item
 
     def _label(self, item: Any) -> DedupResult | None:

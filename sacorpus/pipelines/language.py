@@ -14,8 +14,8 @@ import re
 from typing import Any
 
 from itemadapter import ItemAdapter
-from scrapy.exceptions import NotConfigured
 
+from sacorpus.pipelines._common import Counter, require_enabled
 from sacorpus.text.langid import UNDETERMINED, identify_paragraphs
 
 logger = logging.getLogger(__name__)
@@ -48,18 +48,13 @@ def paragraph_spans(text: str) -> list[tuple[int, int]]:
 
 class LanguagePipeline:
     def __init__(self, stats: Any = None, max_paragraphs: int = MAX_PARAGRAPHS) -> None:
-        self.stats = stats
+        self.count = Counter(stats, "sacorpus/language")
         self.max_paragraphs = max_paragraphs
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> LanguagePipeline:
-        if not crawler.settings.getbool("SACORPUS_LANGUAGE_ENABLED", True):
-            raise NotConfigured("SACORPUS_LANGUAGE_ENABLED is off")
+        require_enabled(crawler, "language")
         return cls(stats=crawler.stats)
-
-    def _inc(self, key: str, count: int = 1) -> None:
-        if self.stats is not None:
-            self.stats.inc_value(key, count)
 
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
@@ -71,7 +66,7 @@ class LanguagePipeline:
                 adapter["language_prob"] = 0.0
                 adapter["paragraph_languages"] = []
                 adapter["mixed_language"] = False
-                self._inc("sacorpus/language/und")
+                self.count.inc("und")
                 return item
             spans = spans[: self.max_paragraphs]
             result = identify_paragraphs([text[a:b] for a, b in spans])
@@ -82,13 +77,13 @@ class LanguagePipeline:
                 for (lang, prob), (a, b) in zip(result.paragraphs, spans, strict=True)
             ]
             adapter["mixed_language"] = result.mixed
-            self._inc(f"sacorpus/language/{result.language}")
+            self.count.inc(result.language)
             if result.mixed:
-                self._inc("sacorpus/language/mixed")
+                self.count.inc("mixed")
         except Exception:  # a bug here must not lose the article
             logger.exception("language identification failed for %s", adapter.get("url"))
             adapter["language"] = UNDETERMINED
             adapter["language_prob"] = 0.0
             note(item, "language:error")
-            self._inc("sacorpus/language/errors")
+            self.count.inc("errors")
         return item

@@ -19,17 +19,16 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from itemadapter import ItemAdapter
-from scrapy.exceptions import NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import task
 from twisted.internet.threads import deferToThreadPool
 from twisted.python.threadpool import ThreadPool
 
+from sacorpus.pipelines._common import Counter, enabled_store
 from sacorpus.storage.base import (
     DEFAULT_SPILL_PATH,
     ArticleStore,
     StorageError,
-    store_from_settings,
     write_spill,
 )
 
@@ -81,7 +80,7 @@ class StorePipeline:
         self.retries = max(0, retries)
         self.backoff = backoff
         self.spill_path = spill_path
-        self.stats = stats
+        self.count = Counter(stats, "sacorpus/store")
         self.crawler: Any = None
         self._buffer: list[dict[str, Any]] = []
         self._worker = SerialWorker("sacorpus-store")
@@ -91,12 +90,7 @@ class StorePipeline:
     @classmethod
     def from_crawler(cls, crawler: Any) -> StorePipeline:
         settings = crawler.settings
-        if not settings.getbool("SACORPUS_STORE_ENABLED", True):
-            raise NotConfigured("SACORPUS_STORE_ENABLED is False")
-        try:
-            store = store_from_settings(settings)
-        except StorageError as exc:
-            raise NotConfigured(f"no usable store: {exc}") from exc
+        store = enabled_store(crawler, "store", "no usable store")
         pipe = cls(
             store,
             batch_size=settings.getint("SACORPUS_STORE_BATCH_SIZE", 50),
@@ -109,10 +103,6 @@ class StorePipeline:
         pipe.crawler = crawler
         return pipe
 
-    def _inc(self, key: str, n: int = 1) -> None:
-        if self.stats is not None and n:
-            self.stats.inc_value(f"sacorpus/store/{key}", n)
-
     async def open_spider(self) -> None:
         try:
             await self._worker.run(self.store.open)
@@ -121,7 +111,7 @@ class StorePipeline:
             )
         except StorageError as exc:
             # not fatal: every write retries (and opens) again, and spills if the store stays down
-            self._inc("errors")
+            self.count.inc("errors")
             logger.error("cannot open store %r (will retry on write, then spill): %s", self.store, exc)
         if self.flush_seconds > 0:
             self._loop = task.LoopingCall(self._timed_flush)
@@ -145,9 +135,9 @@ class StorePipeline:
         batch, self._buffer = self._buffer, []
         stored, errors, spilled = await self._worker.run(self._write, batch)
         self._stored_this_run += stored
-        self._inc("stored", stored)
-        self._inc("errors", errors)
-        self._inc("spilled", spilled)
+        self.count.inc("stored", stored)
+        self.count.inc("errors", errors)
+        self.count.inc("spilled", spilled)
 
     def _write(self, batch: list[dict[str, Any]]) -> tuple[int, int, int]:
         """Worker thread: upsert with retries and backoff, else spill. Returns (stored, errors, spilled)."""
@@ -181,8 +171,7 @@ class StorePipeline:
                 self.spill_path,
                 exc,
             )
-            if self.stats is not None:
-                self.stats.inc_value("sacorpus/store/lost", len(batch))
+            self.count.inc("lost", len(batch))
             return 0, errors, 0
         logger.error(
             "store unavailable: spilled %d articles to %s; they are re-imported when the store next opens",

@@ -15,8 +15,8 @@ from typing import Any
 from urllib.parse import urljoin
 
 from itemadapter import ItemAdapter
-from scrapy.exceptions import NotConfigured
 
+from sacorpus.pipelines._common import Counter, require_enabled
 from sacorpus.pipelines.language import note
 from sacorpus.text.annotate import find_links, find_quotes
 from sacorpus.text.tokenize import tokenize, tokenize_title
@@ -63,17 +63,12 @@ def _tokenizer_language(language: str | None) -> str:
 
 class TokenizePipeline:
     def __init__(self, stats: Any = None) -> None:
-        self.stats = stats
+        self.count = Counter(stats, "sacorpus/tokenize")
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> TokenizePipeline:
-        if not crawler.settings.getbool("SACORPUS_TOKENIZE_ENABLED", True):
-            raise NotConfigured("SACORPUS_TOKENIZE_ENABLED is off")
+        require_enabled(crawler, "tokenize")
         return cls(stats=crawler.stats)
-
-    def _inc(self, key: str, count: int = 1) -> None:
-        if self.stats is not None:
-            self.stats.inc_value(key, count)
 
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
@@ -99,11 +94,11 @@ class TokenizePipeline:
                 anchors = anchors_from_html(adapter.get("html") or "", base)
             pairs = [(str(a[0] or ""), str(a[1] or "")) for a in anchors if len(a) >= 2]
             adapter["links"] = find_links(text, pairs)
-            self._inc("sacorpus/tokenize/items")
-            self._inc("sacorpus/tokenize/tokens", result.token_count)
-            self._inc("sacorpus/tokenize/words", result.word_count)
+            self.count.inc("items")
+            self.count.inc("tokens", result.token_count)
+            self.count.inc("words", result.word_count)
         except Exception:  # a bug here must not lose the article
             logger.exception("tokenization failed for %s", adapter.get("url"))
             note(item, "tokenize:error")
-            self._inc("sacorpus/tokenize/errors")
+            self.count.inc("errors")
         return item

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import re
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
@@ -238,13 +239,7 @@ def _salvage(body: bytes, url: str, problem: str) -> SitemapResult:
 
 def _urlset(root: etree._Element, url: str) -> SitemapResult:
     result = SitemapResult(kind="urlset")
-    for el in root:
-        if _local(el.tag) != "url":
-            continue
-        loc_el = _child(el, "loc")
-        loc = _absolute(_text(loc_el) if loc_el is not None else _own_text(el), url)
-        if not loc:
-            continue
+    for el, loc in _located(root, "url", url):
         entry = SitemapEntry(loc=loc, lastmod=to_utc_iso(_text(_child(el, "lastmod"))))
         news = _child(el, "news")
         if news is not None:
@@ -266,14 +261,24 @@ def _own_text(el: etree._Element) -> str | None:
     return text or None
 
 
-def _index(root: etree._Element, url: str) -> SitemapResult:
-    result = SitemapResult(kind="index")
+def _located(root: etree._Element, tag: str, base: str) -> Iterator[tuple[etree._Element, str]]:
+    """The ``tag`` children (<url> or <sitemap>) of ``root`` with their absolute <loc>; none without one.
+
+    A bare URL as the element's own text (no <loc>) is taken as its loc.
+    """
     for el in root:
-        if _local(el.tag) != "sitemap":
+        if _local(el.tag) != tag:
             continue
         loc_el = _child(el, "loc")
-        loc = _absolute(_text(loc_el) if loc_el is not None else _own_text(el), url)
-        if not loc or loc in result.sitemap_lastmods or loc in result.sitemaps:
+        loc = _absolute(_text(loc_el) if loc_el is not None else _own_text(el), base)
+        if loc:
+            yield el, loc
+
+
+def _index(root: etree._Element, url: str) -> SitemapResult:
+    result = SitemapResult(kind="index")
+    for el, loc in _located(root, "sitemap", url):
+        if loc in result.sitemap_lastmods or loc in result.sitemaps:
             continue
         result.sitemaps.append(loc)
         lastmod = to_utc_iso(_text(_child(el, "lastmod")))

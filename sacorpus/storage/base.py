@@ -213,9 +213,28 @@ class ArticleStore(ABC):
     def dedup_clear(self) -> None:
         """Empty the sentence-hash index (``scrapy dedup --rebuild``)."""
 
-    @abstractmethod
+    #: fingerprints written per :meth:`_bulk_load_batch` call (memory vs round trips)
+    dedup_bulk_batch_size: int = 2000
+
     def dedup_bulk_load(self, fingerprints: Iterable[Mapping[str, Any]]) -> int:
-        """Add many fingerprints of NEW urls fast, without labelling (benchmarks, migrations)."""
+        """Add many fingerprints of NEW urls fast, without labelling (benchmarks, migrations).
+
+        Consumes ``fingerprints`` lazily, ``dedup_bulk_batch_size`` at a time; returns how many were added.
+        """
+        n = 0
+        batch: list[Mapping[str, Any]] = []
+        for fp in fingerprints:
+            batch.append(fp)
+            if len(batch) >= self.dedup_bulk_batch_size:
+                n += self._bulk_load_batch(batch)
+                batch = []
+        if batch:
+            n += self._bulk_load_batch(batch)
+        return n
+
+    @abstractmethod
+    def _bulk_load_batch(self, batch: list[Mapping[str, Any]]) -> int:
+        """Write one batch for :meth:`dedup_bulk_load`; returns how many fingerprints it added."""
 
     # --- spill files -----------------------------------------------------------------------------
 

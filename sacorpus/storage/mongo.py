@@ -360,18 +360,6 @@ class MongoStore(ArticleStore):
         except PyMongoError as exc:
             raise StorageError(str(exc)) from exc
 
-    def dedup_bulk_load(self, fingerprints: Iterable[Mapping[str, Any]]) -> int:
-        n = 0
-        batch: list[Mapping[str, Any]] = []
-        for fp in fingerprints:
-            batch.append(fp)
-            if len(batch) >= 2000:
-                n += self._bulk_load_batch(batch)
-                batch = []
-        if batch:
-            n += self._bulk_load_batch(batch)
-        return n
-
     def _bulk_load_batch(self, batch: list[Mapping[str, Any]]) -> int:
         postings: dict[int, list[str]] = {}
         docs = []

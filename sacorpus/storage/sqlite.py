@@ -97,6 +97,8 @@ def _row_for(record: Mapping[str, Any]) -> tuple[Any, ...]:
 class SQLiteStore(ArticleStore):
     """Articles, state and the dedup index in one SQLite file."""
 
+    dedup_bulk_batch_size = 5000  # one write transaction per batch
+
     def __init__(
         self,
         path: str = DEFAULT_SQLITE_PATH,
@@ -383,18 +385,6 @@ class SQLiteStore(ArticleStore):
         with self._cursor(write=True) as cur:
             cur.execute("DELETE FROM sentence_hashes")
             cur.execute("DELETE FROM dedup_docs")
-
-    def dedup_bulk_load(self, fingerprints: Iterable[Mapping[str, Any]]) -> int:
-        batch: list[Mapping[str, Any]] = []
-        n = 0
-        for fp in fingerprints:
-            batch.append(fp)
-            if len(batch) >= 5000:
-                n += self._bulk_load_batch(batch)
-                batch = []
-        if batch:
-            n += self._bulk_load_batch(batch)
-        return n
 
     def _bulk_load_batch(self, batch: list[Mapping[str, Any]]) -> int:
         postings: dict[int, list[str]] = {}
