@@ -11,6 +11,8 @@ the item unlabelled with the problem ``dedup:store-error`` (``sacorpus/dedup/err
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
+from collections.abc import Mapping
 from typing import Any
 
 from itemadapter import ItemAdapter
@@ -30,26 +32,40 @@ def apply_result(item: Any, result: DedupResult) -> None:
     adapter["dedup_evidence"] = result.evidence
 
 
-def unchanged_refetch(store: ArticleStore, url: str, text: str) -> DedupResult | None:
-    """The stored label of an article fetched again with the same text, else None.
+#: Labels given in this run, for the refetch check while the store has not yet written them.
+RECENT_LABELS = 2000
+
+
+def unchanged_refetch(
+    store: ArticleStore, url: str, text: str, recent: Mapping[str, tuple[str | None, str, list]] | None = None
+) -> DedupResult | None:
+    """The earlier label of an article fetched again with the same text, else None.
 
     Labels follow arrival order: the first copy of a story is ``unique``, later copies point at it.
     Re-labelling a refetched article against an index that already holds its later copies would
-    turn the original into a ``duplicate`` of its own copies, so an unchanged article keeps its label.
+    turn the original into a ``duplicate`` of its own copies, so an unchanged article keeps its label:
+    from ``recent`` (labelled this run, maybe not stored yet) or from the store.
     """
     previous = store.dedup_fingerprints([url]).get(url)
     if not previous or previous.get("text_hash") != text_hash(text):
         return None
+    fp = Fingerprint.from_record(previous)
+    if recent is not None and url in recent and recent[url][0] == previous.get("text_hash"):
+        _, label, evidence = recent[url]
+        return DedupResult(label, list(evidence), fp)
     stored = store.get(url)
     if not stored or not stored.get("dedup_label"):
         return None
-    return DedupResult(
-        stored["dedup_label"], list(stored.get("dedup_evidence") or []), Fingerprint.from_record(previous)
-    )
+    return DedupResult(stored["dedup_label"], list(stored.get("dedup_evidence") or []), fp)
 
 
 def dedup_record(
-    store: ArticleStore, record: Any, config: DedupConfig, *, keep_unchanged: bool = False
+    store: ArticleStore,
+    record: Any,
+    config: DedupConfig,
+    *,
+    keep_unchanged: bool = False,
+    recent: Mapping[str, tuple[str | None, str, list]] | None = None,
 ) -> DedupResult | None:
     """Label one article (an item or a stored record) and add it to the index; None without text.
 
@@ -61,7 +77,7 @@ def dedup_record(
     if not text or not str(text).strip():
         return None
     if keep_unchanged:
-        kept = unchanged_refetch(store, get("url"), str(text))
+        kept = unchanged_refetch(store, get("url"), str(text), recent)
         if kept is not None:
             return kept
     return dedup_article(
@@ -82,6 +98,7 @@ class DedupPipeline:
         self.crawler: Any = None
         self._worker = SerialWorker("sacorpus-dedup")
         self._store_ok = False
+        self._recent: OrderedDict[str, tuple[str | None, str, list]] = OrderedDict()
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> DedupPipeline:
@@ -127,7 +144,14 @@ class DedupPipeline:
         if not self._store_ok:
             self.store.open()
             self._store_ok = True
-        return dedup_record(self.store, item, self.config, keep_unchanged=True)
+        result = dedup_record(self.store, item, self.config, keep_unchanged=True, recent=self._recent)
+        if result is not None:
+            url = ItemAdapter(item).get("url")
+            self._recent[url] = (result.fingerprint.text_hash, result.label, result.evidence)
+            self._recent.move_to_end(url)
+            while len(self._recent) > RECENT_LABELS:
+                self._recent.popitem(last=False)
+        return result
 
     async def close_spider(self) -> None:
         try:
