@@ -42,12 +42,12 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 import scrapy
 from scrapy.exceptions import UsageError
 from scrapy.http import Request, Response
-from scrapy.utils.misc import load_object
 
 from sacorpus.items import Article
 from sacorpus.publications import Publication, PublicationError, load_publication
 from sacorpus.sources import feeds, pollstate, sitemaps, wayback
 from sacorpus.sources.urls import UrlPolicy, canonicalize
+from sacorpus.storage.base import store_from_settings
 
 logger = logging.getLogger(__name__)
 
@@ -115,7 +115,8 @@ class PublicationSpider(scrapy.Spider):
         self.wayback_output = kwargs.get("wayback_output") or "json"
         if self.wayback_output not in ("json", "plain"):
             raise ValueError(f"wayback_output={self.wayback_output!r}; known: json, plain")
-        self._store = None
+        self._store: Any = None  # opened on first use (see _open_store)
+        self._store_lock = asyncio.Lock()
         self._poll_states: dict[str, dict[str, Any]] = {}  # source URL -> poll state (one per feed/sitemap)
         self._windows: wayback.WindowLog | None = None
         self._window_runs: dict[str, str] = {}  # window key -> run id that finished it
@@ -442,48 +443,42 @@ class PublicationSpider(scrapy.Spider):
 
     async def get_state(self, key: str) -> dict[str, Any] | None:
         """Component state from the store (off the reactor thread); None when absent or unavailable."""
-        store = self._open_store()
-        if store is None:
-            return None
-        try:
-            return await asyncio.to_thread(store.get_state, key)
-        except Exception as exc:  # a store outage must not stop the crawl
-            self.crawler.stats.inc_value("sacorpus/store/state_errors")
-            logger.warning("store state %s not readable: %s", key, exc)
-            return None
+        return await self._ask_store("get_state", key, default=None, stat="state_errors",
+                                     failed=f"store state {key} not readable")
 
     async def set_state(self, key: str, value: dict[str, Any]) -> None:
-        store = self._open_store()
-        if store is None:
-            return
-        try:
-            await asyncio.to_thread(store.set_state, key, value)
-        except Exception as exc:
-            self.crawler.stats.inc_value("sacorpus/store/state_errors")
-            logger.warning("store state %s not written: %s", key, exc)
+        await self._ask_store("set_state", key, value, default=None, stat="state_errors",
+                              failed=f"store state {key} not written")
 
     async def stored_urls(self, urls: list[str]) -> set[str]:
-        """URLs among ``urls`` that the store already has (queried off the reactor thread)."""
-        store = self._open_store()
-        if store is None:
-            return set()
-        try:
-            return await asyncio.to_thread(store.has_urls, urls)
-        except Exception as exc:  # a store outage must not stop the crawl: fetch again instead
-            self.crawler.stats.inc_value("sacorpus/store/lookup_errors")
-            logger.warning("store lookup failed (%s); fetching without the already-stored check", exc)
-            return set()
+        """URLs among ``urls`` that the store already has; on an outage none (fetch again instead)."""
+        return await self._ask_store("has_urls", urls, default=set(), stat="lookup_errors",
+                                     failed="store lookup failed; fetching without the already-stored check")
 
-    def _open_store(self) -> Any:
-        if self._store is None and self.settings.getbool("SACORPUS_STORE_ENABLED"):
-            try:
-                cls = load_object(self.settings["SACORPUS_STORE"])
-                self._store = cls.from_settings(self.settings)
-                self._store.open()
-            except Exception as exc:
-                self.crawler.stats.inc_value("sacorpus/store/lookup_errors")
-                logger.warning("store not available for the already-stored check: %s", exc)
-                self._store = False
+    async def _ask_store(self, method: str, *args: Any, default: Any, stat: str, failed: str) -> Any:
+        """Call a blocking store method off the reactor thread; a store outage never stops the crawl."""
+        store = await self._open_store()
+        if store is None:
+            return default
+        try:
+            return await asyncio.to_thread(getattr(store, method), *args)
+        except Exception as exc:
+            self.crawler.stats.inc_value(f"sacorpus/store/{stat}")
+            logger.warning("%s: %s", failed, exc)
+            return default
+
+    async def _open_store(self) -> Any:
+        """The spider's own store connection, opened once, off the reactor thread (None if unusable)."""
+        async with self._store_lock:  # concurrent callers wait for the one attempt
+            if self._store is None and self.settings.getbool("SACORPUS_STORE_ENABLED"):
+                try:
+                    store = store_from_settings(self.settings)
+                    await asyncio.to_thread(store.open)
+                    self._store = store
+                except Exception as exc:
+                    self._store = False
+                    self.crawler.stats.inc_value("sacorpus/store/lookup_errors")
+                    logger.warning("store not available for the already-stored check: %s", exc)
         return self._store or None
 
     def closed(self, reason: str) -> None:
