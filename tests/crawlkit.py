@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sacorpus.testing.mongo import free_port
+from sacorpus.testing.servers import free_port, stop_process, wait_until_listening
 
-__all__ = ["REPO", "CrawlRun", "free_port", "run_crawl"]
+__all__ = ["REPO", "CrawlRun", "free_port", "run_crawl", "stop_process", "wait_until_listening"]
 
 REPO = Path(__file__).resolve().parent.parent
 SCRAPY = [sys.executable, "-m", "scrapy"]

@@ -10,15 +10,15 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+
+from sacorpus.testing.servers import free_port, stop_process, wait_until_listening
 
 
 @dataclass
@@ -26,25 +26,6 @@ class MongoServer:
     uri: str
     database: str
     external: bool  # True when it came from MONGO_URI (we did not start it)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"secantusd-py exited with code {proc.returncode} before listening")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"secantusd-py did not listen on port {port} within {timeout}s")
 
 
 @contextmanager
@@ -80,17 +61,12 @@ def local_mongo_server(timeout: float = 30.0, use_env: bool = True) -> Iterator[
         stderr=subprocess.STDOUT,
     )
     try:
-        _wait_for_port(port, proc, timeout)
+        wait_until_listening(port, proc, "secantusd-py", timeout)
         yield MongoServer(
             uri=f"mongodb://127.0.0.1:{port}/?directConnection=true", database=database, external=False
         )
     finally:
         # SIGINT is the clean stop (seen: SIGTERM left secantusd-py running for over 20 s)
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        stop_process(proc, signal.SIGINT)
         log.close()
         shutil.rmtree(tmp, ignore_errors=True)

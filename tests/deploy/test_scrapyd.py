@@ -20,7 +20,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from crawlkit import REPO, free_port
+from crawlkit import REPO, free_port, stop_process, wait_until_listening
 
 pytestmark = pytest.mark.slow
 
@@ -87,22 +87,11 @@ def scrapyd(tmp_path):
     proc = subprocess.Popen([exe], cwd=home, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if _get(f"{base}/daemonstatus.json")["status"] == "ok":
-                    break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise
-                time.sleep(0.3)
+        wait_until_listening(port, proc, "scrapyd", 60)
+        assert _get(f"{base}/daemonstatus.json")["status"] == "ok"
         yield base, home
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc, timeout=20)
 
 
 def test_demo_crawl_runs_on_scrapyd(scrapyd, tmp_path):

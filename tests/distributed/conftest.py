@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import redis
-from crawlkit import free_port
+from crawlkit import free_port, stop_process, wait_until_listening
 
 
 @dataclass(frozen=True)
@@ -46,26 +45,11 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     )
     server = RedisServer(port, workdir)
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"redis-server exited with {proc.returncode}: "
-                                   f"{(workdir / 'redis.log').read_text(errors='replace')[-2000:]}")
-            try:
-                if server.client().ping():
-                    break
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"redis-server did not answer on port {port} within 20 s") from None
-                time.sleep(0.05)
+        wait_until_listening(port, proc, "redis-server", 20, log=workdir / "redis.log")
+        server.client().ping()
         yield server
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        stop_process(proc)
         log.close()
 
 

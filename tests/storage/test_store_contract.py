@@ -274,7 +274,7 @@ def test_direct_connection_added(uri: str, expected: str) -> None:
 
 
 def test_unreachable_mongo_is_a_storage_error() -> None:
-    from sacorpus.testing.mongo import free_port
+    from sacorpus.testing.servers import free_port
 
     st = MongoStore(f"mongodb://127.0.0.1:{free_port()}", "x", timeout_ms=300)
     with pytest.raises(StorageError):

@@ -15,7 +15,7 @@ from scrapy.utils.test import get_crawler
 from sacorpus.pipelines.dedup import DedupPipeline
 from sacorpus.pipelines.store import StorePipeline
 from sacorpus.storage.sqlite import SQLiteStore
-from sacorpus.testing.mongo import free_port
+from sacorpus.testing.servers import free_port
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
