@@ -8,7 +8,8 @@
     "sacorpus.middlewares.retry.RetryAfterMiddleware": 550,           # replaces Scrapy's RetryMiddleware
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "sacorpus.middlewares.browser_ua.BrowserUserAgentRetryMiddleware": 560,
-    "sacorpus.middlewares.gzipsniff.GzipSniffMiddleware": 580,        # after HttpCompression (590)
+    "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
+    "sacorpus.middlewares.decompression.DecompressionMiddleware": 590, # sniffs codings, passes on faults
     "sacorpus.middlewares.redirects.RedirectLoopMiddleware": 610,     # before Redirect (600)
 """
 
