@@ -36,6 +36,18 @@ def summarize(stats: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+DISTRUSTED = "sacorpus/extract/rules-distrusted"
+
+
+def distrusted_rules(stats: dict[str, Any]) -> list[str]:
+    """Rules the page core did not trust on some pages (they would have removed most of the text)."""
+    return [
+        f"{key[len(DISTRUSTED) + 1 :]} on {value} page(s)"
+        for key, value in sorted(stats.items())
+        if key.startswith(DISTRUSTED) and value
+    ]
+
+
 class CrawlSummary:
     def __init__(self, crawler: Any) -> None:
         self.crawler = crawler
@@ -49,4 +61,11 @@ class CrawlSummary:
         return ext
 
     def spider_closed(self, spider: Any, reason: str) -> None:
-        logger.info("%s\n  finished: %s", summarize(self.crawler.stats.get_stats()), reason)
+        stats = self.crawler.stats.get_stats()
+        logger.info("%s\n  finished: %s", summarize(stats), reason)
+        distrusted = distrusted_rules(stats)
+        if distrusted:
+            logger.warning(
+                "publication rules distrusted (the text without them was kept; fix the rule): %s",
+                "; ".join(distrusted),
+            )

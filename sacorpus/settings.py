@@ -42,7 +42,10 @@ DOWNLOADER_MIDDLEWARES = {
     "sacorpus.middlewares.retry.RetryAfterMiddleware": 550,  # backoff honouring Retry-After on 429/5xx
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "sacorpus.middlewares.browser_ua.BrowserUserAgentRetryMiddleware": 560,  # one browser-UA retry on 403
-    "sacorpus.middlewares.gzipsniff.GzipSniffMiddleware": 580,  # gzip bodies without Content-Encoding
+    # content codings undone by the page core's inflater: unlabelled and mislabelled ones too; a body it
+    # cannot undo cleanly passes on as it came (the page core records why) instead of being dropped
+    "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
+    "sacorpus.middlewares.decompression.DecompressionMiddleware": 590,
     "sacorpus.middlewares.redirects.RedirectLoopMiddleware": 610,  # redirect loops end early and are counted
 }
 SACORPUS_FETCH_STATS_ENABLED = True
@@ -52,8 +55,7 @@ SACORPUS_RETRY_BACKOFF_MAX = 120.0  # cap on one backoff wait (and on the raised
 SACORPUS_RETRY_AFTER_MAX = 600.0  # a longer Retry-After is not waited for: given up and counted
 SACORPUS_BROWSER_UA_RETRY = True  # never for paths robots.txt forbids
 SACORPUS_BROWSER_UA = None  # None: a current desktop Chrome User-Agent
-SACORPUS_GZIP_SNIFF_ENABLED = True
-SACORPUS_GZIP_SNIFF_MAXSIZE = 0  # 0: DOWNLOAD_MAXSIZE
+SACORPUS_GZIP_SNIFF_ENABLED = True  # also undo gzip bodies served without Content-Encoding
 SACORPUS_REDIRECT_LOOP_ENABLED = True
 HTTPERROR_ALLOW_ALL = False
 COOKIES_ENABLED = False
@@ -83,20 +85,17 @@ SACORPUS_REFETCH = False  # fetch URLs already in the store again
 
 # --- item pipelines, in order -------------------------------------------------------------------------
 ITEM_PIPELINES = {
-    "sacorpus.pipelines.gzip.GzipPipeline": 100,
-    "sacorpus.pipelines.decode.DecodePipeline": 150,
-    "sacorpus.pipelines.preclean.PrecleanPipeline": 200,
-    "sacorpus.pipelines.extract.ExtractPipeline": 300,
+    # gzip, decode, pre-clean and extract: the steps of the one page core (sacorpus.text.page)
+    "sacorpus.pipelines.page.PagePipeline": 300,
     "sacorpus.pipelines.language.LanguagePipeline": 400,
     "sacorpus.pipelines.tokenize.TokenizePipeline": 500,
     "sacorpus.pipelines.dedup.DedupPipeline": 600,
     "sacorpus.pipelines.store.StorePipeline": 900,
 }
-SACORPUS_GZIP_ENABLED = True
+SACORPUS_EXTRACT_ENABLED = True  # the page stage (300): decoding and extraction
+SACORPUS_GZIP_ENABLED = True  # its step that undoes content codings the download layer left
 SACORPUS_GZIP_MAX_BYTES = 50 * 1024 * 1024  # decompression-bomb cap
-SACORPUS_DECODE_ENABLED = True
-SACORPUS_PRECLEAN_ENABLED = True
-SACORPUS_EXTRACT_ENABLED = True
+SACORPUS_PRECLEAN_ENABLED = True  # its pre-cleaning step (hidden text, publication filters, block spacing)
 SACORPUS_LANGUAGE_ENABLED = True
 SACORPUS_TOKENIZE_ENABLED = True
 SACORPUS_DEDUP_ENABLED = True
@@ -123,7 +122,9 @@ SACORPUS_STORE_BATCH_SIZE = 50
 SACORPUS_STORE_FLUSH_SECONDS = 5  # a partial batch is written at least this often
 SACORPUS_STORE_RETRIES = 3  # a failed batch write is retried with backoff ...
 SACORPUS_STORE_RETRY_BACKOFF = 1.0
-SACORPUS_STORE_SPILL_PATH = "data/store-spill.jsonl"  # ... then spilled here, and re-imported on the next open
+SACORPUS_STORE_SPILL_PATH = (
+    "data/store-spill.jsonl"  # ... then spilled here, and re-imported on the next open
+)
 SACORPUS_SQLITE_CACHE_MB = 64
 MONGO_TIMEOUT_MS = 10000
 

@@ -142,7 +142,9 @@ def directory_resources(root: str | Path) -> dict[str, Resource]:
 class SiteServer:
     """A static site on 127.0.0.1 (port 0: a free port) in a daemon thread. Use as a context manager."""
 
-    def __init__(self, resources: Mapping[str, Resource], public_base: str | None = None, port: int = 0) -> None:
+    def __init__(
+        self, resources: Mapping[str, Resource], public_base: str | None = None, port: int = 0
+    ) -> None:
         self._source = dict(resources)
         self.port = port
         self.public_base = public_base.rstrip("/") if public_base else None
@@ -174,8 +176,9 @@ class SiteServer:
         self._httpd.daemon_threads = True
         self._prepare((self.public_base or self.base_url).encode())
         httpd = self._httpd
-        self._thread = threading.Thread(target=lambda: httpd.serve_forever(poll_interval=0.05),
-                                        name="SiteServer", daemon=True)
+        self._thread = threading.Thread(
+            target=lambda: httpd.serve_forever(poll_interval=0.05), name="SiteServer", daemon=True
+        )
         self._thread.start()
         logger.info("SiteServer serving %d resources at %s", len(self._served), self.base_url)
         return self
@@ -198,8 +201,14 @@ class SiteServer:
 
     # --- test hooks -----------------------------------------------------------------------------
 
-    def add_response(self, path: str, status: int, headers: Mapping[str, str] | None = None,
-                     body: bytes = b"", times: int | None = None) -> None:
+    def add_response(
+        self,
+        path: str,
+        status: int,
+        headers: Mapping[str, str] | None = None,
+        body: bytes = b"",
+        times: int | None = None,
+    ) -> None:
         """Script a special response for ``path`` (exact path, with query string if any)."""
         with self._lock:
             self._special[path] = SpecialResponse(status, dict(headers or {}), body, times)
@@ -227,7 +236,10 @@ class SiteServer:
         for path, res in self._source.items():
             body = res.body
             if _is_gzip(body):
-                raw = gzip.decompress(body)
+                try:
+                    raw = gzip.decompress(body)
+                except (EOFError, OSError):  # a truncated or broken gzip body is served as it is
+                    raw = b""
                 if PLACEHOLDER in raw:
                     body = gzip.compress(raw.replace(PLACEHOLDER, base), mtime=0)
             elif _is_text(res.content_type):
@@ -304,8 +316,12 @@ def _make_handler(server: SiteServer) -> type[BaseHTTPRequestHandler]:
                 return
             res, etag = found
             last_modified = res.headers.get("Last-Modified", DEFAULT_LAST_MODIFIED)
-            headers = {"Content-Type": res.content_type, "ETag": etag, "Last-Modified": last_modified,
-                       **res.headers}
+            headers = {
+                "Content-Type": res.content_type,
+                "ETag": etag,
+                "Last-Modified": last_modified,
+                **res.headers,
+            }
             if self._not_modified(etag, last_modified):
                 self._send(304, {"ETag": etag, "Last-Modified": last_modified}, b"", head=True)
                 return
@@ -330,7 +346,9 @@ def main(argv: list[str] | None = None) -> None:
     """``python -m sacorpus.demo.server [--port P] [--directory DIR]``: browse the demo or a fixture site."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--directory", help="serve a fixture site directory (tests/sites/<slug>) instead of the demo")
+    parser.add_argument(
+        "--directory", help="serve a fixture site directory (tests/sites/<slug>) instead of the demo"
+    )
     parser.add_argument("--list", action="store_true", help="print every URL served")
     args = parser.parse_args(argv)
     if args.directory:

@@ -84,10 +84,16 @@ def _looks_like_zlib(data: bytes) -> bool:
 
 def _looks_like_text(data: bytes) -> bool:
     head = data[:512].lstrip()
-    return head[:1] in (b"<", b"{", b"[") or head[:3] == b"\xef\xbb\xbf" or head[:2] in (b"\xff\xfe", b"\xfe\xff")
+    return (
+        head[:1] in (b"<", b"{", b"[")
+        or head[:3] == b"\xef\xbb\xbf"
+        or head[:2] in (b"\xff\xfe", b"\xfe\xff")
+    )
 
 
-def decompress(body: bytes, content_encoding: str | None = None, *, max_bytes: int = 50_000_000) -> Decompressed:
+def decompress(
+    body: bytes, content_encoding: str | None = None, *, max_bytes: int = 50_000_000
+) -> Decompressed:
     """Undo every compression layer found in ``body``; never raises on bad data.
 
     gzip and zlib are recognised by magic bytes whether labelled or not; brotli and raw deflate have
@@ -121,24 +127,25 @@ def decompress(body: bytes, content_encoding: str | None = None, *, max_bytes: i
             break
         hint = None  # the label describes one layer at most; deeper layers must show magic bytes
         try:
-            if kind == "gzip":
-                out, complete = _inflate(data, 16 + zlib.MAX_WBITS, max_bytes)
-            elif kind == "zlib":
-                out, complete = _inflate(data, zlib.MAX_WBITS, max_bytes)
-            elif kind == "deflate":
-                out, complete = _inflate(data, -zlib.MAX_WBITS, max_bytes)
-            else:
-                out, complete = _brotli(data, max_bytes)
+            out, complete = _undo(kind, data, max_bytes)
         except _Bomb:
             result.applied.append(kind)
             result.problem = "bomb"
             result.data = b""
             return result
         except Exception:  # zlib.error, brotli.error: bad data, never a crash
-            if kind in ("zlib", "br", "deflate") and result.applied == [] and not _strict(kind, content_encoding):
+            other = _other_coding(data, kind, max_bytes) if hints and not result.applied else None
+            if other is not None:  # mislabelled: brotli sent as gzip, zlib as br, raw deflate as gzip
+                kind, out, complete = other
+            elif (
+                kind in ("zlib", "br", "deflate")
+                and result.applied == []
+                and not _strict(kind, content_encoding)
+            ):
                 break  # a guess that did not work: keep the body as it is
-            result.problem = "corrupt"
-            break
+            else:
+                result.problem = "corrupt"
+                break
         result.applied.append("deflate" if kind == "zlib" else kind)
         data = out
         result.data = data
@@ -147,6 +154,32 @@ def decompress(body: bytes, content_encoding: str | None = None, *, max_bytes: i
             break
     result.data = data
     return result
+
+
+def _undo(kind: str, data: bytes, max_bytes: int) -> tuple[bytes, bool]:
+    """One layer of ``kind``; raises _Bomb past ``max_bytes`` and zlib/brotli errors on bad data."""
+    if kind == "gzip":
+        return _inflate(data, 16 + zlib.MAX_WBITS, max_bytes)
+    if kind == "zlib":
+        return _inflate(data, zlib.MAX_WBITS, max_bytes)
+    if kind == "deflate":
+        return _inflate(data, -zlib.MAX_WBITS, max_bytes)
+    return _brotli(data, max_bytes)
+
+
+def _other_coding(data: bytes, failed: str, max_bytes: int) -> tuple[str, bytes, bool] | None:
+    """The coding a mislabelled body really has: the first other one that decodes it completely to
+    something that looks like a page (or another compressed layer). Bombs count as failures here."""
+    for kind in ("gzip", "zlib", "br", "deflate"):
+        if kind == failed:
+            continue
+        try:
+            out, complete = _undo(kind, data, max_bytes)
+        except Exception:  # _Bomb included: a guess must not cost a bomb's memory twice
+            continue
+        if complete and out and (_looks_like_text(out) or out[:2] == GZIP_MAGIC or _looks_like_zlib(out)):
+            return kind, out, complete
+    return None
 
 
 def _strict(kind: str, content_encoding: str | None) -> bool:

@@ -57,15 +57,27 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.I)
-_META_CHARSET = re.compile(
-    rb"<meta[^>]+charset\s*=\s*[\"']?\s*([\w.:-]+)", re.I
-)
+_META_CHARSET = re.compile(rb"<meta[^>]+charset\s*=\s*[\"']?\s*([\w.:-]+)", re.I)
 # typical sequences of UTF-8 bytes decoded as windows-1252/latin-1: Ã©, â€™, Ã¢â‚¬â„¢, Â
-_MOJIBAKE = re.compile(r"[ÃÂ][\x80-\xbf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013-\u203a\u20ac\u2122]|â€|Ã[¡-¿]")
+_MOJIBAKE = re.compile(
+    r"[ÃÂ][\x80-\xbf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013-\u203a\u20ac\u2122]|â€|Ã[¡-¿]"
+)
 
 # WHATWG: these labels mean windows-1252 in a browser
-_AS_CP1252 = {"iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1", "ascii", "us-ascii", "iso_8859-1", "cp819",
-              "windows-1252", "cp1252", "x-cp1252"}
+_AS_CP1252 = {
+    "iso-8859-1",
+    "iso8859-1",
+    "latin-1",
+    "latin1",
+    "l1",
+    "ascii",
+    "us-ascii",
+    "iso_8859-1",
+    "cp819",
+    "windows-1252",
+    "cp1252",
+    "x-cp1252",
+}
 
 
 @dataclass
@@ -231,6 +243,10 @@ def decode_html(body: bytes, headers: Mapping[str, str] | None = None) -> Decode
             except UnicodeDecodeError:
                 if "invalid-utf8" in problems and _mostly_utf8(body):
                     return _finish(body.decode("utf-8", errors="replace"), "utf-8", problems)
+                western = _plain_cp1252(body)
+                if western is not None:  # no UTF-8 sequence at all, and reads as Western text
+                    problems.append("encoding-mismatch")
+                    return _finish(western, "cp1252", problems)
                 detected = _detect(body)
                 if not declared:
                     problems.append("undeclared-encoding")
@@ -249,14 +265,39 @@ def decode_html(body: bytes, headers: Mapping[str, str] | None = None) -> Decode
 
 
 def _mostly_utf8(body: bytes) -> bool:
-    """A few stray bytes in otherwise valid UTF-8: keep UTF-8 and replace them."""
+    """A few stray bytes in otherwise valid UTF-8: keep UTF-8 and replace them.
+
+    Without a single valid multi-byte sequence the body is not UTF-8 at all, whatever the label says
+    (a windows-1252 page served as UTF-8): replacing its bytes would lose every accented letter.
+    """
     sample = body[:DETECT_BYTES].decode("utf-8", errors="replace")
     bad = sample.count("\ufffd")
     good = sum(1 for ch in sample if ord(ch) > 127) - bad
-    return bad <= max(good, 16)
+    return good > 0 and bad <= max(good, 16)
+
+
+_WESTERN_MARKS = frozenset("‘’‚“”„–—…€«»°£§©®·´¨¸ªº¿¡•™")
+
+
+def _plain_cp1252(body: bytes) -> str | None:
+    """``body`` as windows-1252 when every non-ASCII character it gives is a letter or common
+    punctuation (the web's default for mislabelled Latin-script pages), else None (detection decides).
+
+    Charset detectors guess windows-1250 or similar for short Afrikaans, Dutch or Portuguese texts
+    ("sê" would become "sę"); the WHATWG default for a wrong label on such a page is windows-1252.
+    """
+    try:
+        text = body.decode("cp1252")
+    except UnicodeDecodeError:
+        return None
+    for ch in set(text):
+        if ord(ch) > 127 and not (ch.isalpha() or ch in _WESTERN_MARKS or ch == "\xa0"):
+            return None
+    return text
 
 
 def _finish(text: str, encoding: str, problems: list[str]) -> Decoded:
+    problems = list(dict.fromkeys(problems))  # header and meta may report the same fault
     if has_mojibake(text):
         fixed = repair_mojibake(text)
         if fixed != text:

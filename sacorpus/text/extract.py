@@ -8,15 +8,14 @@ result wins. Pages that are galleries, videos, live blogs or very short are *lab
 (``page_type``), never dropped. Sizes are bounded so a 50 MB page or a 10,000-deep nesting cannot
 hang a crawl: such input is cut and labelled.
 
-:func:`process_page` runs the whole byte-to-article path (decompress, decode, extract) so that the
-evaluation command measures exactly what a crawl stores.
+:func:`sacorpus.text.page.process_page` runs the whole byte-to-article path around it (decompress,
+decode, rules, extract) for the crawl, the evaluation and re-extraction alike.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,8 +23,6 @@ from typing import Any
 from lxml import etree
 
 from sacorpus.publications import RuleSet
-from sacorpus.text.compression import Decompressed, decompress
-from sacorpus.text.decode import Decoded, decode_html
 from sacorpus.text.metadata import Metadata, extract_metadata
 from sacorpus.text.preclean import parse_html, preclean_tree, repair_glued_sentences, strip_static_text
 
@@ -423,35 +420,4 @@ def _extract(html, url, rules, fallback, site_name, do_preclean, result: Extract
     return result
 
 
-@dataclass
-class PageResult:
-    decompressed: Decompressed
-    decoded: Decoded
-    extracted: Extracted | None
-    seconds: float = 0.0
-
-
-def process_page(
-    body: bytes,
-    headers: Mapping[str, str] | None = None,
-    url: str | None = None,
-    rules: RuleSet | None = None,
-    fallback: Mapping[str, Any] | None = None,
-    *,
-    site_name: str | None = None,
-) -> PageResult:
-    """Raw response bytes to an extracted article: the crawl path in one call (no Scrapy)."""
-    start = time.perf_counter()
-    encoding_header = None
-    for k, v in (headers or {}).items():
-        if str(k).lower() == "content-encoding":
-            encoding_header = v
-    dec = decompress(body or b"", encoding_header)
-    decoded = decode_html(dec.data, headers)
-    extracted = None
-    if not decoded.is_binary:
-        extracted = extract_article(decoded.text, url, rules, fallback, site_name=site_name)
-    return PageResult(dec, decoded, extracted, time.perf_counter() - start)
-
-
-__all__ = ["Extracted", "PageResult", "classify_page", "extract_article", "process_page"]
+__all__ = ["Extracted", "classify_page", "extract_article"]

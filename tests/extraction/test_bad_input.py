@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from sacorpus.text.extract import extract_article, process_page
+from sacorpus.text.extract import extract_article
+from sacorpus.text.page import process_page
 
 URL = "https://example.co.za/news/x"
 

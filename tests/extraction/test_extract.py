@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from sacorpus.publications import ElementFilter, RuleSet
-from sacorpus.text.extract import extract_article, process_page
+from sacorpus.text.extract import extract_article
+from sacorpus.text.page import process_page
 
 URL = "https://www.iol.co.za/news/south-africa/severe-storms-gauteng-1234"
 

@@ -1,4 +1,4 @@
-"""The cleaning stages as Scrapy components: switches, stats, labels, dated rules, the H/C contract."""
+"""The page stage as a Scrapy component: switches, stats, labels, dated rules, the H/C contract."""
 
 from __future__ import annotations
 
@@ -11,10 +11,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
 from sacorpus.items import Article
-from sacorpus.pipelines.decode import DecodePipeline
-from sacorpus.pipelines.extract import ExtractPipeline
-from sacorpus.pipelines.gzip import GzipPipeline
-from sacorpus.pipelines.preclean import PrecleanPipeline
+from sacorpus.pipelines.page import PagePipeline
 from sacorpus.publications import ElementFilter, Publication, RuleSet
 
 URL = "https://www.iol.co.za/news/south-africa/severe-storms-gauteng-1234"
@@ -40,9 +37,7 @@ def crawler(settings=None, spider=True):
 
 
 def run_all(c, item):
-    for cls in (GzipPipeline, DecodePipeline, PrecleanPipeline, ExtractPipeline):
-        item = cls.from_crawler(c).process_item(item)
-    return item
+    return PagePipeline.from_crawler(c).process_item(item)
 
 
 def stats(c):
@@ -82,7 +77,7 @@ def test_wayback_capture_uses_dated_rules(fixture_html):
 def test_truncated_gzip_is_noted_and_counted():
     c = crawler()
     data = gzip.compress(("<html><body>" + "<p>Water cuts in Tshwane continue.</p>" * 500 + "</body></html>").encode())
-    item = GzipPipeline.from_crawler(c).process_item(Article(url=URL, publication="iol", body=data[: len(data) // 2]))
+    item = run_all(c, Article(url=URL, publication="iol", body=data[: len(data) // 2]))
     assert "gzip:truncated" in item.problems
     assert stats(c)["sacorpus/gzip/truncated"] == 1
 
@@ -100,23 +95,28 @@ def test_mojibake_counted():
     c = crawler()
     page = "<html><body><p>Caf\u00e9 owners in Gqeberha say they\u2019re struggling, na\u00efvely hopeful.</p></body></html>"
     broken = page.encode("utf-8").decode("cp1252").encode("utf-8")
-    item = DecodePipeline.from_crawler(c).process_item(Article(url=URL, publication="iol", body=broken))
+    item = run_all(c, Article(url=URL, publication="iol", body=broken))
     assert "they\u2019re" in item.html
     assert stats(c)["sacorpus/decode/mojibake-repaired"] == 1
 
 
-@pytest.mark.parametrize("stage,cls", [("GZIP", GzipPipeline), ("DECODE", DecodePipeline),
-                                       ("PRECLEAN", PrecleanPipeline), ("EXTRACT", ExtractPipeline)])
-def test_switches(stage, cls):
+def test_switches():
     with pytest.raises(NotConfigured):
-        cls.from_crawler(crawler({f"SACORPUS_{stage}_ENABLED": False}))
+        PagePipeline.from_crawler(crawler({"SACORPUS_EXTRACT_ENABLED": False}))
+
+
+def test_gzip_step_switch_leaves_body_compressed():
+    body = gzip.compress(b"<html><body><p>Water cuts in Tshwane continue.</p></body></html>")
+    item = run_all(crawler({"SACORPUS_GZIP_ENABLED": False}), Article(url=URL, publication="iol", body=body))
+    assert item.body == body and item.content_encoding is None
+    assert "Water cuts" not in (item.text or "")
 
 
 def test_preclean_switch_off_keeps_hidden_text(fixture_html):
     c = crawler({"SACORPUS_PRECLEAN_ENABLED": False})
     item = Article(url=URL, publication="iol", html=fixture_html("iol_article.html"))
-    item = ExtractPipeline.from_crawler(c).process_item(item)
-    on = ExtractPipeline.from_crawler(crawler()).process_item(
+    item = PagePipeline.from_crawler(c).process_item(item)
+    on = PagePipeline.from_crawler(crawler()).process_item(
         Article(url=URL, publication="iol", html=fixture_html("iol_article.html")))
     assert "bridges.The warning" in item.text or "bridges. The warning" in item.text
     assert "Advertisement continues" not in on.text
@@ -125,7 +125,16 @@ def test_preclean_switch_off_keeps_hidden_text(fixture_html):
 def test_no_publication_uses_default_rules(fixture_html):
     c = crawler(spider=False)
     item = Article(url=URL, publication="x", html=fixture_html("iol_article.html"))
-    item = PrecleanPipeline.from_crawler(c).process_item(item)
-    item = ExtractPipeline.from_crawler(c).process_item(item)
+    item = PagePipeline.from_crawler(c).process_item(item)
     assert item.rule_version == "default"
     assert item.title_clean.startswith("Severe storms")
+
+
+def test_rules_come_from_the_items_publication_not_the_spider(fixture_html):
+    """A stage with no spider finds the shipped publication of the item's slug (reextract, workers)."""
+    c = crawler(spider=False)
+    shipped = Article(url=URL, publication="iol", html=fixture_html("iol_article.html"))
+    PagePipeline.from_crawler(c).process_item(shipped)
+    from sacorpus.publications import load_publication
+
+    assert shipped.rule_version == load_publication("iol").rules_for(None).version != "default"

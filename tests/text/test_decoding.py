@@ -13,8 +13,10 @@ import pytest
 from sacorpus.text.compression import decompress
 from sacorpus.text.decode import decode_html
 
-HTML = ("<html><head><title>Nuus</title></head><body><p>Caf\u00e9 \u2019n na\u00efewe storie oor "
-        "Gqeberha en Tshwane.</p></body></html>")
+HTML = (
+    "<html><head><title>Nuus</title></head><body><p>Caf\u00e9 \u2019n na\u00efewe storie oor "
+    "Gqeberha en Tshwane.</p></body></html>"
+)
 BODY = HTML.encode("utf-8") * 20
 
 
@@ -126,3 +128,45 @@ def test_binary_bodies_are_labelled(body, ctype, kind):
 def test_empty_body():
     d = decode_html(b"  \n")
     assert d.problems == ["empty"] and not d.is_binary
+
+
+PAGE = ("<html><body><p>Die minister sê die reën het die oeste gered.</p></body></html>" * 20).encode("utf-8")
+
+
+def _raw_deflate(data: bytes) -> bytes:
+    c = zlib.compressobj(6, zlib.DEFLATED, -15)
+    return c.compress(data) + c.flush()
+
+
+@pytest.mark.parametrize(
+    "body,label,coding",
+    [
+        (brotli.compress(PAGE), "gzip", "br"),
+        (zlib.compress(PAGE), "br", "deflate"),
+        (_raw_deflate(PAGE), "gzip", "deflate"),
+        (gzip.compress(PAGE), "br", "gzip"),
+        (brotli.compress(PAGE), "deflate", "br"),
+    ],
+)
+def test_mislabelled_coding_is_found(body, label, coding):
+    result = decompress(body, label)
+    assert result.data == PAGE and result.applied == [coding] and result.problem is None
+
+
+def test_mislabelled_binary_is_left_alone():
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    result = decompress(png, "gzip")
+    assert result.data == png and result.applied == []
+
+
+def test_windows_1252_labelled_utf8_stays_windows_1252():
+    text = "<html><body><p>Hy sê die reën val, én die boere is bly – “baie bly”.</p></body></html>"
+    decoded = decode_html(text.encode("cp1252"), {"Content-Type": "text/html; charset=utf-8"})
+    assert decoded.encoding == "cp1252" and "sê die reën" in decoded.text and "“baie bly”" in decoded.text
+    assert decoded.problems.count("invalid-utf8") == 1 and "encoding-mismatch" in decoded.problems
+
+
+def test_stray_bytes_in_real_utf8_keep_utf8():
+    body = ("<p>Café owners in Gqeberha say they’re hopeful.</p>" * 5).encode("utf-8") + b"\x92"
+    decoded = decode_html(body, {"Content-Type": "text/html; charset=utf-8"})
+    assert decoded.encoding == "utf-8" and "they’re" in decoded.text
