@@ -50,14 +50,18 @@ class RuleSet:
     version: str = "default"
     valid_until: date | None = None  # None: current layout
     title_strip: tuple[str, ...] = ()  # regexes removed from titles (site suffixes/prefixes)
-    author_selectors: tuple[str, ...] = ()  # CSS selectors (or XPath when starting with "/" or "(") for bylines
+    author_selectors: tuple[
+        str, ...
+    ] = ()  # CSS selectors (or XPath when starting with "/" or "(") for bylines
     author_strip: tuple[str, ...] = ()  # regexes removed from author strings ("^By ", " \\| Reporter$")
     date_selectors: tuple[str, ...] = ()  # CSS/XPath for the published date (text or @content/@datetime)
     section_selectors: tuple[str, ...] = ()
     prune_xpaths: tuple[str, ...] = ()  # handed to trafilatura's prune_xpath
     filters: tuple[ElementFilter, ...] = ()  # pre-clean: (tag, attribute, value-regex) removals
     strip_text: tuple[str, ...] = ()  # static text removed from the extracted text (exact lines or regexes)
-    body_selectors: tuple[str, ...] = ()  # optional: the article body container(s), when trafilatura needs help
+    body_selectors: tuple[
+        str, ...
+    ] = ()  # optional: the article body container(s), when trafilatura needs help
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,9 @@ class UrlRules:
     allow: tuple[str, ...] = ()  # regexes: a URL must match one (when any are given)
     deny: tuple[str, ...] = ()  # regexes: galleries, videos, picture pages, ...
     article: tuple[str, ...] = ()  # regexes: what an article URL looks like (for link following)
-    id_pattern: str | None = None  # regex with a group "id": the article id in the URL (slug kept, id changes)
+    id_pattern: str | None = (
+        None  # regex with a group "id": the article id in the URL (slug kept, id changes)
+    )
 
 
 @dataclass(frozen=True)
@@ -140,7 +146,9 @@ class _Reader:
     def fail(self, key: str, problem: str) -> PublicationError:
         return PublicationError(f"{self.filename}: key '{self.prefix}{key}': {problem}")
 
-    def get(self, key: str, kind: type | tuple[type, ...], *, required: bool = False, default: Any = None) -> Any:
+    def get(
+        self, key: str, kind: type | tuple[type, ...], *, required: bool = False, default: Any = None
+    ) -> Any:
         self.used.add(key)
         if key not in self.table:
             if required:
@@ -263,10 +271,19 @@ def parse_publication(slug: str, text: str, filename: str | None = None) -> Publ
             wayback=wayback,
         )
         src.finish()
-    if not (sources.feeds or sources.sitemaps or sources.news_sitemaps or sources.robots
-            or sources.start_urls or sources.wayback):
-        raise top.fail("sources", "a publication needs at least one source (feeds, sitemaps, news_sitemaps, "
-                                  "robots, start_urls or wayback)")
+    if not (
+        sources.feeds
+        or sources.sitemaps
+        or sources.news_sitemaps
+        or sources.robots
+        or sources.start_urls
+        or sources.wayback
+    ):
+        raise top.fail(
+            "sources",
+            "a publication needs at least one source (feeds, sitemaps, news_sitemaps, "
+            "robots, start_urls or wayback)",
+        )
 
     urls = UrlRules()
     u = top.sub("urls")
@@ -327,10 +344,35 @@ def load_all() -> dict[str, Publication]:
     return {slug: load_publication(slug) for slug in publication_slugs()}
 
 
+class PublicationRegistry:
+    """Publications by slug: ones registered by a crawl (its spider's), else the shipped files.
+
+    Why: the page stage and ``scrapy reextract`` find an article's rules through its own publication
+    slug, not through the spider that fetched it. Lookups are cached, misses too (None: default rules).
+    """
+
+    def __init__(self) -> None:
+        self._known: dict[str, Publication | None] = {}
+
+    def add(self, publication: Publication) -> None:
+        self._known[publication.slug] = publication
+
+    def get(self, slug: str | None) -> Publication | None:
+        if not slug:
+            return None
+        if slug not in self._known:
+            try:
+                self._known[slug] = load_publication(slug)
+            except PublicationError:
+                self._known[slug] = None
+        return self._known[slug]
+
+
 __all__ = [
     "ElementFilter",
     "Publication",
     "PublicationError",
+    "PublicationRegistry",
     "RuleSet",
     "Sources",
     "UrlRules",

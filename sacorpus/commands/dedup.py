@@ -10,56 +10,16 @@ from __future__ import annotations
 
 import argparse
 import logging
-from collections import Counter
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
-from tqdm import tqdm
 
-from sacorpus.pipelines.dedup import dedup_record
-from sacorpus.storage.base import ArticleStore, StorageError, store_from_settings
+from sacorpus.storage.base import StorageError, store_from_settings
 from sacorpus.text.dedup import DedupConfig
+from sacorpus.text.dedup_labels import label_counts, rebuild_index
 
 logger = logging.getLogger(__name__)
-
-_FIELDS = ("url", "text", "canonical_url", "sentences", "fetched_at")
-
-
-def rebuild_index(
-    store: ArticleStore, config: DedupConfig, progress: bool = True, batch_size: int = 500
-) -> Counter[str]:
-    """Clear the dedup index and re-label every stored article in fetched_at order.
-
-    Returns the label counts (``no_text`` for articles without text, which keep no label).
-    """
-    store.dedup_clear()
-    labels: Counter[str] = Counter()
-    total = store.count()
-    with tqdm(total=total, unit="article", desc="dedup --rebuild", disable=not progress) as bar:
-        for record in store.iter_articles(fields=_FIELDS, batch_size=batch_size):
-            result = dedup_record(store, record, config)
-            if result is None:
-                labels["no_text"] += 1
-                store.update_fields(
-                    record["url"], {"dedup_label": None, "dedup_evidence": [], "text_hash": None}
-                )
-            else:
-                labels[result.label] += 1
-                store.update_fields(
-                    record["url"],
-                    {
-                        "dedup_label": result.label,
-                        "dedup_evidence": result.evidence,
-                        "text_hash": result.fingerprint.text_hash,
-                    },
-                )
-            bar.update(1)
-    return labels
-
-
-def label_counts(store: ArticleStore) -> Counter[str]:
-    return Counter(r.get("dedup_label") or "none" for r in store.iter_articles(fields=["dedup_label"]))
 
 
 class Command(ScrapyCommand):

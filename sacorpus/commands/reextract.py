@@ -17,15 +17,16 @@ import sys
 from collections import Counter
 from typing import Any, ClassVar
 
-from sacorpus.commands.dedup import rebuild_index
 from sacorpus.corpus.cli import CorpusCommand, ScanCounts
 from sacorpus.corpus.filters import ArticleFilter
 from sacorpus.items import Article
-from sacorpus.pipelines.language import LanguagePipeline
-from sacorpus.pipelines.page import PagePipeline
-from sacorpus.pipelines.tokenize import TokenizePipeline
+from sacorpus.publications import PublicationRegistry
 from sacorpus.storage.base import ArticleStore
+from sacorpus.text.analysis import language_fields, token_fields
+from sacorpus.text.dates import wayback_date
 from sacorpus.text.dedup import DedupConfig
+from sacorpus.text.dedup_labels import rebuild_index
+from sacorpus.text.page import process_page
 
 #: what was fetched: kept as stored
 FETCHED = frozenset(
@@ -47,16 +48,39 @@ DEDUP = frozenset(("text_hash", "dedup_label", "dedup_evidence"))
 ARTICLE_FIELDS = frozenset(f.name for f in dataclasses.fields(Article))
 
 
-def article_from_record(record: dict[str, Any]) -> Article:
-    """A stored record as an item ready for the page stage (derived fields cleared, fetch kept)."""
-    item = Article(url=record["url"], publication=record.get("publication") or "")
-    for name in FETCHED & record.keys():
-        setattr(item, name, record[name])
-    item.fallback = {k: v for k, v in (record.get("fallback") or {}).items() if k != "anchors"}
-    item.canonical_url = None
-    if not item.body:
-        item.html = record.get("html")  # a record stored without its raw body: its decoded HTML
-    return item
+def reextracted_fields(record: dict[str, Any], publications: PublicationRegistry) -> dict[str, Any]:
+    """The derived fields of one stored record, computed again as a crawl would (fetch facts untouched)."""
+    body = record.get("body")
+    url = record["url"]
+    page = process_page(
+        body,
+        record.get("headers") or {},
+        url,
+        publications.get(record.get("publication")),
+        wayback_date(record.get("wayback_timestamp")),
+        html=None if body else record.get("html"),  # a record stored without its raw body: its HTML
+        fallback={k: v for k, v in (record.get("fallback") or {}).items() if k != "anchors"},
+    )
+    fields = page.article_fields(record.get("final_url") or url)
+    anchors = fields.pop("anchors", None)
+    fields.pop("body", None)
+    if record.get("canonical_url"):
+        fields.pop("canonical_url", None)  # a mirror's target named by the spider stays
+    fields["problems"] = list(page.problems)
+    fields.update(language_fields(fields.get("text") or ""))
+    tokens, problems = token_fields(
+        fields.get("text") or "",
+        fields["language"],
+        fields.get("title_clean") or fields.get("title"),
+        anchors,
+        fields.get("html"),
+        record.get("final_url") or url,
+    )
+    fields.update(tokens)
+    fields["problems"] += problems
+    if anchors is not None:
+        fields["fallback"] = {**(record.get("fallback") or {}), "anchors": anchors}
+    return fields
 
 
 class Command(CorpusCommand):
@@ -76,20 +100,17 @@ class Command(CorpusCommand):
 
     def prepare(self, args: list[str], opts: argparse.Namespace, flt: ArticleFilter) -> None:
         self.changed: Counter[str] = Counter()
-        self.stages = (PagePipeline(), LanguagePipeline(), TokenizePipeline())
+        self.publications = PublicationRegistry()
 
     def scan(
         self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
     ) -> None:
         for record in self.records(store, flt, opts, counts):
-            item = article_from_record(record)
-            for stage in self.stages:
-                item = stage.process_item(item)
-            fresh = {k: v for k, v in dataclasses.asdict(item).items() if k not in FETCHED | DEDUP}
+            fresh = reextracted_fields(record, self.publications)
             for name, value in fresh.items():
                 if record.get(name) != value:
                     self.changed[name] += 1
-            store.update_fields(item.url, fresh)
+            store.update_fields(record["url"], fresh)
         if counts.matched and not opts.no_dedup:
             assert self.settings is not None
             labels = rebuild_index(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 
 from sacorpus.publications import RuleSet
@@ -42,6 +43,16 @@ def rules_for_item(publication: Any, item: Any) -> RuleSet:
     if publication is None or not hasattr(publication, "rules_for"):
         return RuleSet()
     return publication.rules_for(wayback_date(getattr(item, "wayback_timestamp", None)))
+
+
+def note(item: Any, problem: str) -> None:
+    """Record a problem on the item whether it is an Article or a plain dict."""
+    if hasattr(item, "note"):
+        item.note(problem)
+        return
+    problems = ItemAdapter(item).get("problems")
+    if isinstance(problems, list) and problem not in problems:
+        problems.append(problem)
 
 
 class Counter:

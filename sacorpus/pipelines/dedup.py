@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Mapping
 from typing import Any
 
 from itemadapter import ItemAdapter
@@ -20,7 +19,8 @@ from itemadapter import ItemAdapter
 from sacorpus.pipelines._common import Counter, enabled_store
 from sacorpus.pipelines.store import SerialWorker
 from sacorpus.storage.base import ArticleStore, StorageError
-from sacorpus.text.dedup import DedupConfig, DedupResult, Fingerprint, dedup_article, text_hash
+from sacorpus.text.dedup import DedupConfig, DedupResult
+from sacorpus.text.dedup_labels import RECENT_LABELS, dedup_record
 
 logger = logging.getLogger(__name__)
 
@@ -30,64 +30,6 @@ def apply_result(item: Any, result: DedupResult) -> None:
     adapter["text_hash"] = result.fingerprint.text_hash
     adapter["dedup_label"] = result.label
     adapter["dedup_evidence"] = result.evidence
-
-
-#: Labels given in this run, for the refetch check while the store has not yet written them.
-RECENT_LABELS = 2000
-
-
-def unchanged_refetch(
-    store: ArticleStore, url: str, text: str, recent: Mapping[str, tuple[str | None, str, list]] | None = None
-) -> DedupResult | None:
-    """The earlier label of an article fetched again with the same text, else None.
-
-    Labels follow arrival order: the first copy of a story is ``unique``, later copies point at it.
-    Re-labelling a refetched article against an index that already holds its later copies would
-    turn the original into a ``duplicate`` of its own copies, so an unchanged article keeps its label:
-    from ``recent`` (labelled this run, maybe not stored yet) or from the store.
-    """
-    previous = store.dedup_fingerprints([url]).get(url)
-    if not previous or previous.get("text_hash") != text_hash(text):
-        return None
-    fp = Fingerprint.from_record(previous)
-    if recent is not None and url in recent and recent[url][0] == previous.get("text_hash"):
-        _, label, evidence = recent[url]
-        return DedupResult(label, list(evidence), fp)
-    stored = store.get(url)
-    if not stored or not stored.get("dedup_label"):
-        return None
-    return DedupResult(stored["dedup_label"], list(stored.get("dedup_evidence") or []), fp)
-
-
-def dedup_record(
-    store: ArticleStore,
-    record: Any,
-    config: DedupConfig,
-    *,
-    keep_unchanged: bool = False,
-    recent: Mapping[str, tuple[str | None, str, list]] | None = None,
-) -> DedupResult | None:
-    """Label one article (an item or a stored record) and add it to the index; None without text.
-
-    ``keep_unchanged`` (ingest): an article the index already has with the same text keeps its label.
-    """
-    adapter = ItemAdapter(record) if not isinstance(record, dict) else None
-    get = adapter.get if adapter is not None else record.get
-    text = get("text")
-    if not text or not str(text).strip():
-        return None
-    if keep_unchanged:
-        kept = unchanged_refetch(store, get("url"), str(text), recent)
-        if kept is not None:
-            return kept
-    return dedup_article(
-        store,
-        get("url"),
-        text,
-        canonical_url=get("canonical_url"),
-        sentences=get("sentences") or None,
-        config=config,
-    )
 
 
 class DedupPipeline:

@@ -14,38 +14,15 @@ counted under ``sacorpus/<step>/...``; nothing is dropped.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from scrapy import signals
 
 from sacorpus.items import Article
 from sacorpus.pipelines._common import Counter, require_enabled
-from sacorpus.publications import Publication, PublicationError, load_publication
+from sacorpus.publications import Publication, PublicationRegistry
 from sacorpus.text.dates import wayback_date
 from sacorpus.text.page import DEFAULT_MAX_BYTES, PageOptions, process_page
-
-logger = logging.getLogger(__name__)
-
-
-class PublicationRegistry:
-    """Publications by slug: ones registered by the crawl, else the shipped files (cached, misses too)."""
-
-    def __init__(self) -> None:
-        self._known: dict[str, Publication | None] = {}
-
-    def add(self, publication: Publication) -> None:
-        self._known[publication.slug] = publication
-
-    def get(self, slug: str | None) -> Publication | None:
-        if not slug:
-            return None
-        if slug not in self._known:
-            try:
-                self._known[slug] = load_publication(slug)
-            except PublicationError:
-                self._known[slug] = None
-        return self._known[slug]
 
 
 def apply_page(item: Article, fields: dict[str, Any]) -> None:

@@ -6,13 +6,13 @@ import dataclasses
 import random
 import threading
 
-from sacorpus.commands.dedup import rebuild_index
 from sacorpus.items import Article
-from sacorpus.pipelines.dedup import apply_result, dedup_record
+from sacorpus.pipelines.dedup import apply_result
 from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.mongo import MongoStore
 from sacorpus.storage.sqlite import SQLiteStore
 from sacorpus.text.dedup import DedupConfig, dedup_article, hash64, normalize_text
+from sacorpus.text.dedup_labels import dedup_record, rebuild_index
 
 SUBJECTS = [
     "The minister",

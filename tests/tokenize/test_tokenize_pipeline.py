@@ -5,7 +5,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
 from sacorpus.items import Article
-from sacorpus.pipelines.tokenize import TokenizePipeline, anchors_from_html
+from sacorpus.pipelines.tokenize import TokenizePipeline
+from sacorpus.text.analysis import anchors_from_html
 
 HTML = """<html><head><title>Budget | Example News</title></head><body>
 <nav><a href="/news">News</a> <a href="/budget">Budget</a></nav>
