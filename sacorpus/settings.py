@@ -129,7 +129,10 @@ SACORPUS_SQLITE_CACHE_MB = 64
 MONGO_TIMEOUT_MS = 10000
 
 # --- extensions ------------------------------------------------------------------------------------------
-EXTENSIONS = {"sacorpus.extensions.CrawlSummary": 500}
+EXTENSIONS = {
+    "sacorpus.storage.shared.SharedStore": 100,  # the crawl's one store: spider, dedup and store stages share it
+    "sacorpus.extensions.CrawlSummary": 500,
+}
 SACORPUS_SUMMARY_ENABLED = True
 DOWNLOAD_SLOTS = {"wayback-cdx": {"concurrency": 1, "delay": 1.0}}  # SACORPUS_WAYBACK_CDX_RATE applies
 

@@ -8,7 +8,7 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 
 from sacorpus.publications import RuleSet
-from sacorpus.storage.base import ArticleStore, StorageError, store_from_settings
+from sacorpus.storage.shared import SharedStore
 from sacorpus.text.dates import wayback_date
 
 
@@ -19,17 +19,17 @@ def require_enabled(crawler: Any, stage: str) -> None:
         raise NotConfigured(f"{name} is false")
 
 
-def enabled_store(crawler: Any, stage: str, unusable: str) -> ArticleStore:
-    """The configured store for a stage that needs one (dedup, store), not yet opened.
+def enabled_store(crawler: Any, stage: str, unusable: str) -> SharedStore:
+    """The crawl's shared store for a stage that needs one (dedup, store), not yet opened.
 
     Raises NotConfigured when the stage is switched off (see :func:`require_enabled`) or the store
     settings are unusable (the message starts with ``unusable``).
     """
     require_enabled(crawler, stage)
-    try:
-        return store_from_settings(crawler.settings)
-    except StorageError as exc:
-        raise NotConfigured(f"{unusable}: {exc}") from exc
+    shared = SharedStore.of(crawler)
+    if shared.store is None:
+        raise NotConfigured(f"{unusable}: {shared.problem}")
+    return shared
 
 
 def publication_of(crawler: Any) -> Any:

@@ -19,6 +19,7 @@ from itemadapter import ItemAdapter
 from sacorpus.pipelines._common import Counter, enabled_store
 from sacorpus.pipelines.store import SerialWorker
 from sacorpus.storage.base import ArticleStore, StorageError
+from sacorpus.storage.shared import SharedStore
 from sacorpus.text.dedup import DedupConfig, DedupResult
 from sacorpus.text.dedup_labels import RECENT_LABELS, dedup_record
 
@@ -33,8 +34,10 @@ def apply_result(item: Any, result: DedupResult) -> None:
 
 
 class DedupPipeline:
-    def __init__(self, store: ArticleStore, config: DedupConfig, stats: Any = None) -> None:
-        self.store = store
+    def __init__(self, shared: SharedStore, config: DedupConfig, stats: Any = None) -> None:
+        assert shared.store is not None
+        self.shared = shared
+        self.store: ArticleStore = shared.store
         self.config = config
         self.count = Counter(stats, "sacorpus/dedup")
         self.crawler: Any = None
@@ -44,7 +47,9 @@ class DedupPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> DedupPipeline:
-        store = enabled_store(crawler, "dedup", "dedup needs a store")
+        shared = enabled_store(crawler, "dedup", "dedup needs a store")
+        store = shared.store
+        assert store is not None
         config = DedupConfig.from_settings(crawler.settings)
         if config.max_articles_per_sentence >= store.dedup_max_ids:
             logger.warning(
@@ -52,13 +57,13 @@ class DedupPipeline:
                 config.max_articles_per_sentence,
                 store.dedup_max_ids,
             )
-        pipe = cls(store, config, crawler.stats)
+        pipe = cls(shared, config, crawler.stats)
         pipe.crawler = crawler
         return pipe
 
     async def open_spider(self) -> None:
         try:
-            await self._worker.run(self.store.open)
+            await self._worker.run(self.shared.open)
             self._store_ok = True
         except StorageError as exc:
             logger.error(
@@ -84,7 +89,7 @@ class DedupPipeline:
 
     def _label(self, item: Any) -> DedupResult | None:
         if not self._store_ok:
-            self.store.open()
+            self.shared.open()
             self._store_ok = True
         result = dedup_record(self.store, item, self.config, keep_unchanged=True, recent=self._recent)
         if result is not None:
@@ -96,7 +101,4 @@ class DedupPipeline:
         return result
 
     async def close_spider(self) -> None:
-        try:
-            await self._worker.run(self.store.close)
-        finally:
-            self._worker.stop()
+        self._worker.stop()  # the shared store is closed by SharedStore when the spider has closed

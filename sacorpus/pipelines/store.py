@@ -31,6 +31,7 @@ from sacorpus.storage.base import (
     StorageError,
     write_spill,
 )
+from sacorpus.storage.shared import SharedStore
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +67,7 @@ class StorePipeline:
 
     def __init__(
         self,
-        store: ArticleStore,
+        shared: SharedStore,
         batch_size: int = 50,
         flush_seconds: float = 5.0,
         retries: int = 3,
@@ -74,7 +75,9 @@ class StorePipeline:
         spill_path: str = DEFAULT_SPILL_PATH,
         stats: Any = None,
     ) -> None:
-        self.store = store
+        assert shared.store is not None
+        self.shared = shared
+        self.store: ArticleStore = shared.store
         self.batch_size = max(1, batch_size)
         self.flush_seconds = flush_seconds
         self.retries = max(0, retries)
@@ -90,14 +93,17 @@ class StorePipeline:
     @classmethod
     def from_crawler(cls, crawler: Any) -> StorePipeline:
         settings = crawler.settings
-        store = enabled_store(crawler, "store", "no usable store")
+        shared = enabled_store(crawler, "store", "no usable store")
+        assert shared.store is not None
         pipe = cls(
-            store,
+            shared,
             batch_size=settings.getint("SACORPUS_STORE_BATCH_SIZE", 50),
             flush_seconds=settings.getfloat("SACORPUS_STORE_FLUSH_SECONDS", 5.0),
             retries=settings.getint("SACORPUS_STORE_RETRIES", 3),
             backoff=settings.getfloat("SACORPUS_STORE_RETRY_BACKOFF", 1.0),
-            spill_path=store.spill_path or settings.get("SACORPUS_STORE_SPILL_PATH") or DEFAULT_SPILL_PATH,
+            spill_path=shared.store.spill_path
+            or settings.get("SACORPUS_STORE_SPILL_PATH")
+            or DEFAULT_SPILL_PATH,
             stats=crawler.stats,
         )
         pipe.crawler = crawler
@@ -105,7 +111,7 @@ class StorePipeline:
 
     async def open_spider(self) -> None:
         try:
-            await self._worker.run(self.store.open)
+            await self._worker.run(self.shared.open)
             logger.info(
                 "store %r open: %d articles stored", self.store, await self._worker.run(self.store.count)
             )
@@ -144,7 +150,7 @@ class StorePipeline:
         errors = 0
         for attempt in range(self.retries + 1):
             try:
-                self.store.open()
+                self.shared.open()
                 self.store.upsert_articles(batch)
                 return len(batch), errors, 0
             except StorageError as exc:
@@ -194,7 +200,4 @@ class StorePipeline:
             self._stored_this_run,
             total if total >= 0 else "unknown (store unreachable)",
         )
-        try:
-            await self._worker.run(self.store.close)
-        finally:
-            self._worker.stop()
+        self._worker.stop()  # the shared store is closed by SharedStore when the spider has closed

@@ -107,15 +107,9 @@ def write_spill(path: str | os.PathLike[str], records: Iterable[Mapping[str, Any
     return n
 
 
-class ArticleStore(ABC):
-    """Articles by URL, a small key/value state, and the dedup sentence-hash index.
-
-    Lifecycle: ``open()`` connects and creates tables/indexes (idempotent) and re-imports a spill
-    file left by an earlier outage; ``close()`` releases the connection. Also a context manager.
-    """
-
-    spill_path: str | None = None
-    dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS
+class Connection(ABC):
+    """Lifecycle: ``open()`` connects and creates tables/indexes (idempotent) and re-imports a spill
+    file left by an earlier outage; ``close()`` releases the connection. Also a context manager."""
 
     @classmethod
     @abstractmethod
@@ -136,7 +130,11 @@ class ArticleStore(ABC):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # --- articles --------------------------------------------------------------------------------
+
+class ArticleStorage(Connection):
+    """Articles by URL, and the spill file that keeps them through an outage."""
+
+    spill_path: str | None = None
 
     @abstractmethod
     def upsert_articles(self, records: list[dict[str, Any]]) -> None:
@@ -170,7 +168,15 @@ class ArticleStore(ABC):
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         """Set some fields of a stored record; False when the URL is not stored."""
 
-    # --- key/value state (feed poll state, Wayback windows done, ...) ----------------------------
+    # --- spill files -----------------------------------------------------------------------------
+
+    def import_spill(self) -> int:
+        """Re-import the spill file left by an outage; renames it ``*.imported-<ts>`` when done."""
+        return import_spill_file(self, self.spill_path)
+
+
+class RunState(Connection):
+    """A small key/value state of runs: feed poll state, Wayback windows done, ..."""
 
     @abstractmethod
     def get_state(self, key: str) -> dict[str, Any] | None: ...
@@ -178,7 +184,11 @@ class ArticleStore(ABC):
     @abstractmethod
     def set_state(self, key: str, value: Mapping[str, Any]) -> None: ...
 
-    # --- dedup index (see sacorpus.text.dedup) ---------------------------------------------------
+
+class DedupIndex(Connection):
+    """The near-duplicate sentence-hash index (see sacorpus.text.dedup)."""
+
+    dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS
 
     @abstractmethod
     def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, list[str]]]:
@@ -236,37 +246,44 @@ class ArticleStore(ABC):
     def _bulk_load_batch(self, batch: list[Mapping[str, Any]]) -> int:
         """Write one batch for :meth:`dedup_bulk_load`; returns how many fingerprints it added."""
 
-    # --- spill files -----------------------------------------------------------------------------
 
-    def import_spill(self) -> int:
-        """Re-import the spill file left by an outage; renames it ``*.imported-<ts>`` when done."""
-        if not self.spill_path:
-            return 0
-        path = Path(self.spill_path)
-        if not path.exists():
-            return 0
-        batch: list[dict[str, Any]] = []
-        n = bad = 0
-        with path.open(encoding="utf-8") as fh:
-            for line in fh:
-                if not line.strip():
-                    continue
-                try:
-                    batch.append(decode_spill_record(line))
-                except (ValueError, TypeError) as exc:
-                    bad += 1
-                    logger.warning("skipping a bad line in spill file %s: %s", path, exc)
-                    continue
-                if len(batch) >= 200:
-                    self.upsert_articles(batch)
-                    n += len(batch)
-                    batch = []
-        if batch:
-            self.upsert_articles(batch)
-            n += len(batch)
-        done = path.with_name(f"{path.name}.imported-{int(time.time())}")
-        path.rename(done)
-        logger.warning(
-            "re-imported %d spilled records from %s (%d bad lines); moved it to %s", n, path, bad, done
-        )
-        return n
+class ArticleStore(ArticleStorage, RunState, DedupIndex):
+    """A storage backend: articles, run state and the dedup index behind one connection.
+
+    Components depend on the part they use (:class:`ArticleStorage`, :class:`RunState`,
+    :class:`DedupIndex`); a backend implements all three and passes the one contract suite.
+    """
+
+
+def import_spill_file(store: ArticleStorage, spill_path: str | None) -> int:
+    """Re-import a spill file into ``store``; renames it ``*.imported-<ts>`` when done."""
+    if not spill_path:
+        return 0
+    path = Path(spill_path)
+    if not path.exists():
+        return 0
+    batch: list[dict[str, Any]] = []
+    n = bad = 0
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            try:
+                batch.append(decode_spill_record(line))
+            except (ValueError, TypeError) as exc:
+                bad += 1
+                logger.warning("skipping a bad line in spill file %s: %s", path, exc)
+                continue
+            if len(batch) >= 200:
+                store.upsert_articles(batch)
+                n += len(batch)
+                batch = []
+    if batch:
+        store.upsert_articles(batch)
+        n += len(batch)
+    done = path.with_name(f"{path.name}.imported-{int(time.time())}")
+    path.rename(done)
+    logger.warning(
+        "re-imported %d spilled records from %s (%d bad lines); moved it to %s", n, path, bad, done
+    )
+    return n

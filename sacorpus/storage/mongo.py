@@ -130,6 +130,7 @@ class MongoStore(ArticleStore):
         except PyMongoError as exc:
             raise StorageError(f"cannot open {self!r}: {exc}") from exc
         self._client, self._db = client, db
+        logger.info("store connection opened: %r", self)
         self.import_spill()
 
     def close(self) -> None:

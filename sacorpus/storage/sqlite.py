@@ -148,6 +148,7 @@ class SQLiteStore(ArticleStore):
         except (sqlite3.Error, OSError) as exc:
             raise StorageError(f"cannot open SQLite store {self.path}: {exc}") from exc
         self._conn = conn
+        logger.info("store connection opened: %r", self)
         self.import_spill()
 
     def close(self) -> None:

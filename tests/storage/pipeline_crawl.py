@@ -36,6 +36,7 @@ def main(argv: list[str]) -> int:
             "sacorpus.pipelines.dedup.DedupPipeline": 600,
             "sacorpus.pipelines.store.StorePipeline": 900,
         },
+        "EXTENSIONS": {"sacorpus.storage.shared.SharedStore": 100},
         "TELNETCONSOLE_ENABLED": False,
         "LOG_LEVEL": "INFO",
     }

@@ -132,10 +132,24 @@ def test_store_outage_spills_and_reimports(tmp_path: Path) -> None:
     assert not spill.exists()
 
 
+SHARED = {"sacorpus.storage.shared.SharedStore": 100}
+
+
+@pytest.mark.parametrize("pipeline", [StorePipeline, DedupPipeline])
+def test_stages_need_the_shared_store(pipeline: type) -> None:
+    with pytest.raises(NotConfigured, match="SharedStore is not in EXTENSIONS"):
+        pipeline.from_crawler(get_crawler(settings_dict={"EXTENSIONS": {}}))
+
+
+def test_stages_share_one_store_instance() -> None:
+    crawler = get_crawler(settings_dict={"EXTENSIONS": SHARED})
+    assert StorePipeline.from_crawler(crawler).store is DedupPipeline.from_crawler(crawler).store
+
+
 @pytest.mark.parametrize("pipeline", [StorePipeline, DedupPipeline])
 @pytest.mark.parametrize("switch", ["SACORPUS_STORE_ENABLED", "SACORPUS_DEDUP_ENABLED"])
 def test_switches(pipeline: type, switch: str) -> None:
-    crawler = get_crawler(settings_dict={switch: False})
+    crawler = get_crawler(settings_dict={switch: False, "EXTENSIONS": SHARED})
     own = (pipeline is StorePipeline) == (switch == "SACORPUS_STORE_ENABLED")
     if own:
         with pytest.raises(NotConfigured):
