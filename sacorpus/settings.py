@@ -122,10 +122,13 @@ SACORPUS_STORE_BATCH_SIZE = 50
 SACORPUS_STORE_FLUSH_SECONDS = 5  # a partial batch is written at least this often
 SACORPUS_STORE_RETRIES = 3  # a failed batch write is retried with backoff ...
 SACORPUS_STORE_RETRY_BACKOFF = 1.0
-SACORPUS_STORE_SPILL_PATH = (
-    "data/store-spill.jsonl"  # ... then spilled here, and re-imported on the next open
-)
+SACORPUS_STORE_COOLOFF_SECONDS = 30.0  # after a write failed for good, spill at once for this long
+# ... then spilled to that store's own file (put the folder on another disk than the store), re-imported
+# by that store alone when it next opens; SACORPUS_STORE_SPILL_PATH names one file instead
+SACORPUS_STORE_SPILL_DIR = "data/spill"
+SACORPUS_STORE_SPILL_PATH = None
 SACORPUS_SQLITE_CACHE_MB = 64
+SACORPUS_SQLITE_TIMEOUT = 30.0  # seconds a write waits for another writer's lock before it fails
 MONGO_TIMEOUT_MS = 10000
 
 # --- extensions ------------------------------------------------------------------------------------------

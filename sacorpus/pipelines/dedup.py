@@ -11,6 +11,7 @@ the item unlabelled with the problem ``dedup:store-error`` (``sacorpus/dedup/err
 from __future__ import annotations
 
 import logging
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -21,7 +22,7 @@ from sacorpus.pipelines.store import SerialWorker
 from sacorpus.storage.base import ArticleStore, StorageError
 from sacorpus.storage.shared import SharedStore
 from sacorpus.text.dedup import DedupConfig, DedupResult
-from sacorpus.text.dedup_labels import RECENT_LABELS, dedup_record
+from sacorpus.text.dedup_labels import RECENT_LABELS, dedup_record, label_unlabelled
 
 logger = logging.getLogger(__name__)
 
@@ -34,16 +35,20 @@ def apply_result(item: Any, result: DedupResult) -> None:
 
 
 class DedupPipeline:
-    def __init__(self, shared: SharedStore, config: DedupConfig, stats: Any = None) -> None:
+    def __init__(
+        self, shared: SharedStore, config: DedupConfig, stats: Any = None, cooloff: float = 30.0
+    ) -> None:
         assert shared.store is not None
         self.shared = shared
         self.store: ArticleStore = shared.store
         self.config = config
+        self.cooloff = cooloff
         self.count = Counter(stats, "sacorpus/dedup")
         self.crawler: Any = None
         self._worker = SerialWorker("sacorpus-dedup")
-        self._store_ok = False
         self._recent: OrderedDict[str, tuple[str | None, str, list]] = OrderedDict()
+        self._down_until = 0.0  # after a store error: items pass unlabelled at once until then
+        self._deferred = 0
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> DedupPipeline:
@@ -57,28 +62,51 @@ class DedupPipeline:
                 config.max_articles_per_sentence,
                 store.dedup_max_ids,
             )
-        pipe = cls(shared, config, crawler.stats)
+        cooloff = crawler.settings.getfloat("SACORPUS_STORE_COOLOFF_SECONDS", 30.0)
+        pipe = cls(shared, config, crawler.stats, cooloff)
         pipe.crawler = crawler
         return pipe
 
     async def open_spider(self) -> None:
+        """Label what earlier runs left unlabelled (an outage, a spill re-import) before new items."""
+        await self._catch_up("open")
+
+    async def _catch_up(self, when: str) -> None:
         try:
-            await self._worker.run(self.shared.open)
-            self._store_ok = True
+            labels = await self._worker.run(self._label_unlabelled)
         except StorageError as exc:
-            logger.error(
-                "dedup store %r cannot be opened; items pass unlabelled until it can: %s", self.store, exc
+            # the shared store reports an unusable store (and stops the run at the start)
+            logger.debug("dedup catch-up at %s not possible: %s", when, exc)
+            return
+        if labels:
+            self.count.inc("caught_up", sum(labels.values()))
+            logger.info(
+                "dedup: labelled %d stored articles that had no label (%s)",
+                sum(labels.values()),
+                ", ".join(f"{k} {v}" for k, v in labels.most_common()),
             )
 
+    def _label_unlabelled(self) -> Any:
+        return label_unlabelled(self.shared.open(), self.config)
+
     async def process_item(self, item: Any) -> Any:
+        if time.monotonic() < self._down_until:
+            # the index was unreachable a moment ago: do not make every item wait for a timeout; the
+            # row is labelled when the index is back (at close, or when the store next opens)
+            self._deferred += 1
+            self.count.inc("deferred")
+            if hasattr(item, "note"):
+                item.note("dedup:deferred")
+            return item
         try:
             result = await self._worker.run(self._label, item)
         except StorageError as exc:
+            self._down_until = time.monotonic() + self.cooloff
+            self._deferred += 1
             self.count.inc("errors")
-            adapter = ItemAdapter(item)
             if hasattr(item, "note"):
                 item.note("dedup:store-error")
-            logger.warning("dedup of %s failed: %s", adapter.get("url"), exc)
+            logger.warning("dedup of %s failed (labelled later): %s", ItemAdapter(item).get("url"), exc)
             return item
         if result is None:
             self.count.inc("no_text")
@@ -88,10 +116,8 @@ class DedupPipeline:
         return item
 
     def _label(self, item: Any) -> DedupResult | None:
-        if not self._store_ok:
-            self.shared.open()
-            self._store_ok = True
-        result = dedup_record(self.store, item, self.config, keep_unchanged=True, recent=self._recent)
+        store = self.shared.open()
+        result = dedup_record(store, item, self.config, keep_unchanged=True, recent=self._recent)
         if result is not None:
             url = ItemAdapter(item).get("url")
             self._recent[url] = (result.fingerprint.text_hash, result.label, result.evidence)
@@ -101,4 +127,15 @@ class DedupPipeline:
         return result
 
     async def close_spider(self) -> None:
+        if self._deferred:
+            await self._wait_for_stored_items()
+            await self._catch_up("close")
         self._worker.stop()  # the shared store is closed by SharedStore when the spider has closed
+
+    async def _wait_for_stored_items(self) -> None:
+        """The store stage (900) closes after this one: flush it first so the deferred rows exist."""
+        from sacorpus.pipelines.store import StorePipeline
+
+        store_stage = self.crawler.get_item_pipeline(StorePipeline) if self.crawler is not None else None
+        if store_stage is not None:
+            await store_stage.flush()

@@ -6,9 +6,12 @@ would stall every download. Items are buffered (``SACORPUS_STORE_BATCH_SIZE``, a
 
 Why the spill file: a storage outage must never lose fetched articles. A batch that cannot be
 written is retried with exponential backoff (``SACORPUS_STORE_RETRIES``,
-``SACORPUS_STORE_RETRY_BACKOFF`` seconds); then it is appended as JSONL (body base64) to
-``SACORPUS_STORE_SPILL_PATH`` and counted as ``sacorpus/store/spilled``; the store re-imports that
-file the next time it is opened. The item itself passes on unchanged (feed exporters drop ``body``).
+``SACORPUS_STORE_RETRY_BACKOFF`` seconds), in the background so the pipeline never waits on an
+outage; then it is appended as JSONL (body base64) to that store's own spill file (under
+``SACORPUS_STORE_SPILL_DIR``) and counted as ``sacorpus/store/spilled``, and the run exits non-zero; the
+same store re-imports the file the next time it is opened. After a failed batch the store counts as down
+for ``SACORPUS_STORE_COOLOFF_SECONDS`` and later batches spill at once. The item itself passes on
+unchanged (feed exporters drop ``body``).
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ from twisted.python.threadpool import ThreadPool
 
 from sacorpus.pipelines._common import Counter, enabled_store
 from sacorpus.storage.base import (
-    DEFAULT_SPILL_PATH,
     ArticleStore,
     StorageError,
     write_spill,
@@ -63,7 +65,7 @@ class SerialWorker:
 
 
 class StorePipeline:
-    """Buffers items and upserts them by URL into the configured store."""
+    """Buffers items and upserts them by URL into the crawl's shared store, in the background."""
 
     def __init__(
         self,
@@ -72,8 +74,9 @@ class StorePipeline:
         flush_seconds: float = 5.0,
         retries: int = 3,
         backoff: float = 1.0,
-        spill_path: str = DEFAULT_SPILL_PATH,
+        spill_path: str | None = None,
         stats: Any = None,
+        cooloff: float = 30.0,
     ) -> None:
         assert shared.store is not None
         self.shared = shared
@@ -82,12 +85,16 @@ class StorePipeline:
         self.flush_seconds = flush_seconds
         self.retries = max(0, retries)
         self.backoff = backoff
-        self.spill_path = spill_path
+        self.cooloff = cooloff
+        self.spill_path = spill_path or "data/spill/store.jsonl"
         self.count = Counter(stats, "sacorpus/store")
+        self.stats = stats
         self.crawler: Any = None
         self._buffer: list[dict[str, Any]] = []
         self._worker = SerialWorker("sacorpus-store")
         self._loop: task.LoopingCall | None = None
+        self._pending: set[Any] = set()
+        self._down_until = 0.0  # after a write failed for good: spill at once until then
         self._stored_this_run = 0
 
     @classmethod
@@ -101,10 +108,9 @@ class StorePipeline:
             flush_seconds=settings.getfloat("SACORPUS_STORE_FLUSH_SECONDS", 5.0),
             retries=settings.getint("SACORPUS_STORE_RETRIES", 3),
             backoff=settings.getfloat("SACORPUS_STORE_RETRY_BACKOFF", 1.0),
-            spill_path=shared.store.spill_path
-            or settings.get("SACORPUS_STORE_SPILL_PATH")
-            or DEFAULT_SPILL_PATH,
+            spill_path=shared.store.spill_path,
             stats=crawler.stats,
+            cooloff=settings.getfloat("SACORPUS_STORE_COOLOFF_SECONDS", 30.0),
         )
         pipe.crawler = crawler
         return pipe
@@ -116,9 +122,8 @@ class StorePipeline:
                 "store %r open: %d articles stored", self.store, await self._worker.run(self.store.count)
             )
         except StorageError as exc:
-            # not fatal: every write retries (and opens) again, and spills if the store stays down
-            self.count.inc("errors")
-            logger.error("cannot open store %r (will retry on write, then spill): %s", self.store, exc)
+            # the shared store reports it and stops the run; a later outage is retried, then spilled
+            logger.debug("store %r not open yet: %s", self.store, exc)
         if self.flush_seconds > 0:
             self._loop = task.LoopingCall(self._timed_flush)
             self._loop.start(self.flush_seconds, now=False)
@@ -126,32 +131,51 @@ class StorePipeline:
     async def process_item(self, item: Any) -> Any:
         self._buffer.append(ItemAdapter(item).asdict())
         if len(self._buffer) >= self.batch_size:
-            await self.flush()
+            self._start_flush()  # written in the background: an outage never holds up the pipeline
         return item
 
-    def _timed_flush(self) -> Any:
-        from scrapy.utils.defer import deferred_from_coro
+    def _timed_flush(self) -> None:
+        self._start_flush()
 
-        return deferred_from_coro(self.flush()) if self._buffer else None
-
-    async def flush(self) -> None:
-        """Write what is buffered (in the worker thread); never raises."""
+    def _start_flush(self) -> None:
         if not self._buffer:
             return
+        from scrapy.utils.defer import deferred_from_coro
+
         batch, self._buffer = self._buffer, []
+        d = deferred_from_coro(self._write_batch(batch))
+        self._pending.add(d)
+        d.addBoth(lambda result: (self._pending.discard(d), result)[1])
+
+    async def flush(self) -> None:
+        """Write what is buffered and wait for every write under way; never raises."""
+        self._start_flush()
+        while self._pending:
+            await maybe_deferred_to_future(next(iter(self._pending)))
+
+    async def _write_batch(self, batch: list[dict[str, Any]]) -> None:
         stored, errors, spilled = await self._worker.run(self._write, batch)
         self._stored_this_run += stored
         self.count.inc("stored", stored)
         self.count.inc("errors", errors)
         self.count.inc("spilled", spilled)
+        if spilled and self.stats is not None:
+            self.stats.set_value("sacorpus/store/spill_path", self.spill_path)
 
     def _write(self, batch: list[dict[str, Any]]) -> tuple[int, int, int]:
-        """Worker thread: upsert with retries and backoff, else spill. Returns (stored, errors, spilled)."""
+        """Worker thread: upsert with retries and backoff, else spill. Returns (stored, errors, spilled).
+
+        After a batch failed for good the store counts as down for ``cooloff`` seconds: batches in that
+        time are spilled at once (one attempt, no backoff), so an outage costs one retry cycle, not one
+        per batch; the first write after it tries the store again.
+        """
         errors = 0
-        for attempt in range(self.retries + 1):
+        attempts = 1 if time.monotonic() < self._down_until else self.retries + 1
+        for attempt in range(attempts):
             try:
                 self.shared.open()
                 self.store.upsert_articles(batch)
+                self._down_until = 0.0
                 return len(batch), errors, 0
             except StorageError as exc:
                 errors += 1
@@ -159,15 +183,19 @@ class StorePipeline:
                     "store write of %d articles failed (attempt %d/%d): %s",
                     len(batch),
                     attempt + 1,
-                    self.retries + 1,
+                    attempts,
                     exc,
                 )
-                if attempt < self.retries:
+                if attempt + 1 < attempts:
                     time.sleep(self.backoff * (2**attempt))
             except Exception as exc:  # a bad record must not kill the worker: spill it
                 errors += 1
                 logger.exception("unexpected error writing %d articles: %s", len(batch), exc)
                 break
+        self._down_until = time.monotonic() + self.cooloff
+        return 0, errors, self._spill(batch)
+
+    def _spill(self, batch: list[dict[str, Any]]) -> int:
         try:
             n = write_spill(self.spill_path, batch)
         except OSError as exc:
@@ -178,13 +206,13 @@ class StorePipeline:
                 exc,
             )
             self.count.inc("lost", len(batch))
-            return 0, errors, 0
+            return 0
         logger.error(
-            "store unavailable: spilled %d articles to %s; they are re-imported when the store next opens",
+            "store unavailable: spilled %d articles to %s; this store re-imports them when it next opens",
             n,
             self.spill_path,
         )
-        return 0, errors, n
+        return n
 
     async def close_spider(self) -> None:
         if self._loop is not None and self._loop.running:

@@ -15,10 +15,12 @@ backends keep zlib-compressed and restore on read.
 from __future__ import annotations
 
 import base64
+import fcntl
 import importlib
 import json
 import logging
 import os
+import re
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
@@ -29,7 +31,7 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_STORE = "sacorpus.storage.sqlite.SQLiteStore"
 DEFAULT_SQLITE_PATH = "data/corpus.sqlite"
-DEFAULT_SPILL_PATH = "data/store-spill.jsonl"
+DEFAULT_SPILL_DIR = "data/spill"  # one spill file per store in here (SACORPUS_STORE_SPILL_DIR)
 DEFAULT_MONGO_DATABASE = "sacorpus"
 #: the sentence-hash index keeps at most this many article ids per hash (its count keeps growing);
 #: a hash in more articles than SACORPUS_DEDUP_MAX_ARTICLES_PER_SENTENCE is boilerplate anyway.
@@ -50,7 +52,17 @@ INDEXED_FIELDS = (
 
 
 class StorageError(Exception):
-    """The store could not read or write (server down, disk full, bad record)."""
+    """The store could not read or write (server down, disk full, bad record).
+
+    The message is kept to one short line: drivers describe a failed connection at length (pymongo's
+    whole topology), and that must not fill every log line of an outage.
+    """
+
+    def __init__(self, message: object = "") -> None:
+        text = str(message)
+        for cut in (" Topology Description:", ", Timeout:", "\n"):
+            text = text.split(cut, 1)[0]
+        super().__init__(text[:300])
 
 
 def setting(settings: Any, name: str, default: Any = None) -> Any:
@@ -69,6 +81,21 @@ def load_store_class(path: str) -> type[ArticleStore]:
     if not (isinstance(cls, type) and issubclass(cls, ArticleStore)):
         raise StorageError(f"SACORPUS_STORE={path!r} is not an ArticleStore subclass")
     return cls
+
+
+def spill_path_for(settings: Any, store_key: str) -> str:
+    """The spill file of one store: ``SACORPUS_STORE_SPILL_PATH`` if set, else
+    ``<SACORPUS_STORE_SPILL_DIR>/<store key>.jsonl``.
+
+    Why one file per store: a spill belongs to the store it was meant for; a shared file was re-imported
+    by whichever store opened next (MongoDB-bound articles ended up in SQLite). The directory can be on
+    another disk than the store, so a full disk does not take the spill down with the store.
+    """
+    explicit = setting(settings, "SACORPUS_STORE_SPILL_PATH")
+    if explicit:
+        return str(explicit)
+    key = re.sub(r"[^A-Za-z0-9._-]+", "-", store_key).strip("-")[:120]
+    return os.path.join(str(setting(settings, "SACORPUS_STORE_SPILL_DIR", DEFAULT_SPILL_DIR)), f"{key}.jsonl")
 
 
 def store_from_settings(settings: Any) -> ArticleStore:
@@ -168,6 +195,14 @@ class ArticleStorage(Connection):
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         """Set some fields of a stored record; False when the URL is not stored."""
 
+    @abstractmethod
+    def unlabelled_urls(self) -> list[str]:
+        """URLs of records with text but no dedup label, in (fetched_at, url) order.
+
+        Written during a dedup outage or re-imported from a spill file: the dedup stage labels and
+        fingerprints them when the index can be reached again.
+        """
+
     # --- spill files -----------------------------------------------------------------------------
 
     def import_spill(self) -> int:
@@ -256,15 +291,57 @@ class ArticleStore(ArticleStorage, RunState, DedupIndex):
 
 
 def import_spill_file(store: ArticleStorage, spill_path: str | None) -> int:
-    """Re-import a spill file into ``store``; renames it ``*.imported-<ts>`` when done."""
+    """Re-import a spill file into ``store``, once, under a lock; returns how many records were restored.
+
+    The file is first renamed ``*.importing-<ts>`` (so a second process or stage never imports it
+    twice; a crash mid-way leaves that name, which the next open resumes), then each record is restored
+    exactly as spilled (dedup label and evidence included) unless the store already holds a newer fetch
+    of its URL, and the file is finally renamed ``*.imported-<ts>``. A record the store rejects is set
+    aside in ``*.rejected`` and reported, so one bad record never blocks later runs.
+    """
     if not spill_path:
         return 0
     path = Path(spill_path)
-    if not path.exists():
+    if not path.parent.is_dir():
         return 0
+    lock_path = path.with_name(path.name + ".lock")
+    with open(lock_path, "a+b") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            pending = sorted(path.parent.glob(path.name + ".importing-*"))
+            if path.exists():
+                claimed = path.with_name(f"{path.name}.importing-{time.time():.6f}")
+                path.rename(claimed)
+                pending.append(claimed)
+            return sum(_import_one(store, claimed, path) for claimed in pending)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _import_one(store: ArticleStorage, claimed: Path, path: Path) -> int:
+    n = bad = rejected = 0
     batch: list[dict[str, Any]] = []
-    n = bad = 0
-    with path.open(encoding="utf-8") as fh:
+
+    def flush() -> None:
+        nonlocal n, rejected
+        newer = _newer_in_store(store, batch)
+        keep = [r for r in batch if r["url"] not in newer]
+        try:
+            store.upsert_articles(keep)
+            n += len(keep)
+        except StorageError:
+            for record in keep:  # find the record the store rejects; keep the rest
+                try:
+                    store.upsert_articles([record])
+                    n += 1
+                except StorageError as exc:
+                    rejected += write_spill(path.with_name(path.name + ".rejected"), [record])
+                    logger.error(
+                        "spilled record %s rejected by the store, set aside: %s", record.get("url"), exc
+                    )
+        batch.clear()
+
+    with claimed.open(encoding="utf-8") as fh:
         for line in fh:
             if not line.strip():
                 continue
@@ -272,18 +349,31 @@ def import_spill_file(store: ArticleStorage, spill_path: str | None) -> int:
                 batch.append(decode_spill_record(line))
             except (ValueError, TypeError) as exc:
                 bad += 1
-                logger.warning("skipping a bad line in spill file %s: %s", path, exc)
+                logger.warning("skipping a bad line in spill file %s: %s", claimed, exc)
                 continue
             if len(batch) >= 200:
-                store.upsert_articles(batch)
-                n += len(batch)
-                batch = []
+                flush()
     if batch:
-        store.upsert_articles(batch)
-        n += len(batch)
+        flush()
     done = path.with_name(f"{path.name}.imported-{int(time.time())}")
-    path.rename(done)
+    claimed.rename(done)
     logger.warning(
-        "re-imported %d spilled records from %s (%d bad lines); moved it to %s", n, path, bad, done
+        "re-imported %d spilled records from %s (%d bad lines, %d rejected); moved it to %s",
+        n,
+        path,
+        bad,
+        rejected,
+        done,
     )
     return n
+
+
+def _newer_in_store(store: ArticleStorage, batch: list[dict[str, Any]]) -> set[str]:
+    """URLs of the batch that the store holds from a later fetch (a refetch after the outage wins)."""
+    newer = set()
+    for url in store.has_urls(r["url"] for r in batch if r.get("url")):
+        stored = store.get(url) or {}
+        spilled = next(r for r in batch if r.get("url") == url)
+        if str(stored.get("fetched_at") or "") > str(spilled.get("fetched_at") or ""):
+            newer.add(url)
+    return newer

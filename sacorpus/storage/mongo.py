@@ -26,11 +26,11 @@ from pymongo.errors import BulkWriteError, PyMongoError
 from sacorpus.storage.base import (
     DEFAULT_DEDUP_MAX_IDS,
     DEFAULT_MONGO_DATABASE,
-    DEFAULT_SPILL_PATH,
     INDEXED_FIELDS,
     ArticleStore,
     StorageError,
     setting,
+    spill_path_for,
 )
 
 logger = logging.getLogger(__name__)
@@ -97,10 +97,12 @@ class MongoStore(ArticleStore):
         uri = setting(settings, "MONGO_URI")
         if not uri:
             raise StorageError("MongoStore needs the MONGO_URI setting")
+        database = str(setting(settings, "MONGO_DATABASE", DEFAULT_MONGO_DATABASE))
+        host = urlsplit(uri).netloc.rsplit("@", 1)[-1]  # never credentials in a file name
         return cls(
             uri=uri,
-            database=setting(settings, "MONGO_DATABASE", DEFAULT_MONGO_DATABASE),
-            spill_path=setting(settings, "SACORPUS_STORE_SPILL_PATH", DEFAULT_SPILL_PATH),
+            database=database,
+            spill_path=spill_path_for(settings, f"mongodb-{host}-{database}"),
             dedup_max_ids=int(setting(settings, "SACORPUS_DEDUP_MAX_IDS", DEFAULT_DEDUP_MAX_IDS)),
             timeout_ms=int(setting(settings, "MONGO_TIMEOUT_MS", 10000)),
         )
@@ -166,6 +168,14 @@ class MongoStore(ArticleStore):
         except PyMongoError as exc:
             raise StorageError(str(exc)) from exc
         return _from_doc(doc) if doc else None
+
+    def unlabelled_urls(self) -> list[str]:
+        query = {"dedup_label": None, "text": {"$nin": [None, ""]}}
+        try:
+            cursor = self.db.articles.find(query, {"url": 1, "_id": 0}).sort("_order", ASCENDING)
+            return [d["url"] for d in cursor]
+        except PyMongoError as exc:
+            raise StorageError(str(exc)) from exc
 
     def has_urls(self, urls: Iterable[str]) -> set[str]:
         urls = list(dict.fromkeys(urls))

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Any
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from sacorpus.storage.base import ArticleStore, StorageError, store_from_settings
+from sacorpus.verdict import REFUSED
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +30,7 @@ class SharedStore:
         self.problem = problem  # why there is no store (a bad SACORPUS_STORE, ...)
         self._lock = threading.Lock()
         self._open = False
+        self._failed: tuple[float, str] | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> SharedStore:
@@ -35,8 +38,35 @@ class SharedStore:
             shared = cls(store_from_settings(crawler.settings))
         except StorageError as exc:
             shared = cls(None, str(exc))
+        shared.crawler = crawler
+        crawler.signals.connect(shared.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(shared.spider_closed, signal=signals.spider_closed)
         return shared
+
+    crawler: Any = None
+
+    def needed(self) -> bool:
+        """True when a stage of this crawl writes to the store (a crawl that only exports does not)."""
+        settings = self.crawler.settings if self.crawler is not None else {}
+        return any(settings.getbool(f"SACORPUS_{stage}_ENABLED", True) for stage in ("STORE", "DEDUP"))
+
+    async def spider_opened(self, spider: Any) -> None:
+        """Open the store before any article is fetched; a store that cannot be used stops the run.
+
+        Like an unreachable Redis: one line, no article fetched for nothing, and a non-zero exit (the
+        reason is the ``sacorpus/run/refused`` stat that ``scrapy crawl`` reads).
+        """
+        if not self.needed():
+            return
+        try:
+            await _in_thread(self.open)
+        except StorageError as exc:
+            reason = (
+                f"store {self.store!r} cannot be used: {exc}" if self.store else f"no usable store: {exc}"
+            )
+            logger.error("%s; stopping the crawl", reason)
+            self.crawler.stats.set_value(REFUSED, reason)
+            await self.crawler.engine.close_spider_async(reason="store_unavailable")
 
     @classmethod
     def of(cls, crawler: Any) -> SharedStore:
@@ -46,13 +76,25 @@ class SharedStore:
             raise NotConfigured(f"{cls.__module__}.{cls.__name__} is not in EXTENSIONS")
         return shared
 
+    #: after a failed open, callers within this many seconds get the same error at once (an unreachable
+    #: server costs one connection timeout, not one per stage)
+    retry_after: float = 5.0
+
     def open(self) -> ArticleStore:
         """The store, opened once (blocking: call it from a worker thread). Raises StorageError."""
         if self.store is None:
             raise StorageError(self.problem or "no store configured")
         with self._lock:
             if not self._open:
-                self.store.open()
+                failed = self._failed
+                if failed is not None and time.monotonic() - failed[0] < self.retry_after:
+                    raise StorageError(failed[1])
+                try:
+                    self.store.open()
+                except StorageError as exc:
+                    self._failed = (time.monotonic(), str(exc))
+                    raise
+                self._failed = None
                 self._open = True
         return self.store
 
@@ -63,10 +105,14 @@ class SharedStore:
                 self._open = False
 
     async def spider_closed(self) -> None:
-        from scrapy.utils.defer import maybe_deferred_to_future
-        from twisted.internet.threads import deferToThread
+        await _in_thread(self.close)
 
-        await maybe_deferred_to_future(deferToThread(self.close))
+
+async def _in_thread(function: Any) -> Any:
+    from scrapy.utils.defer import maybe_deferred_to_future
+    from twisted.internet.threads import deferToThread
+
+    return await maybe_deferred_to_future(deferToThread(function))
 
 
 __all__ = ["SharedStore"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import threading
 import zlib
@@ -22,12 +23,12 @@ from typing import Any, Self
 
 from sacorpus.storage.base import (
     DEFAULT_DEDUP_MAX_IDS,
-    DEFAULT_SPILL_PATH,
     DEFAULT_SQLITE_PATH,
     INDEXED_FIELDS,
     ArticleStore,
     StorageError,
     setting,
+    spill_path_for,
 )
 
 logger = logging.getLogger(__name__)
@@ -117,11 +118,13 @@ class SQLiteStore(ArticleStore):
 
     @classmethod
     def from_settings(cls, settings: Any) -> Self:
+        path = str(setting(settings, "SACORPUS_SQLITE_PATH", DEFAULT_SQLITE_PATH))
         return cls(
-            path=setting(settings, "SACORPUS_SQLITE_PATH", DEFAULT_SQLITE_PATH),
-            spill_path=setting(settings, "SACORPUS_STORE_SPILL_PATH", DEFAULT_SPILL_PATH),
+            path=path,
+            spill_path=spill_path_for(settings, "sqlite-" + os.path.abspath(path)),
             dedup_max_ids=int(setting(settings, "SACORPUS_DEDUP_MAX_IDS", DEFAULT_DEDUP_MAX_IDS)),
             cache_mb=int(setting(settings, "SACORPUS_SQLITE_CACHE_MB", 64)),
+            timeout=float(setting(settings, "SACORPUS_SQLITE_TIMEOUT", 30.0)),
         )
 
     def __repr__(self) -> str:
@@ -205,6 +208,14 @@ class SQLiteStore(ArticleStore):
         with self._cursor() as cur:
             row = cur.execute("SELECT data, body FROM articles WHERE url=?", (url,)).fetchone()
         return self._record(*row) if row else None
+
+    def unlabelled_urls(self) -> list[str]:
+        sql = (
+            "SELECT url FROM articles WHERE dedup_label IS NULL AND coalesce(json_extract(data, '$.text'), '') != '' "
+            "ORDER BY fetched_at, url"
+        )
+        with self._cursor() as cur:
+            return [row[0] for row in cur.execute(sql)]
 
     def has_urls(self, urls: Iterable[str]) -> set[str]:
         found: set[str] = set()

@@ -114,4 +114,35 @@ def label_counts(store: ArticleStore) -> Counter[str]:
     return Counter(r.get("dedup_label") or "none" for r in store.iter_articles(fields=["dedup_label"]))
 
 
-__all__ = ["RECENT_LABELS", "dedup_record", "label_counts", "rebuild_index", "unchanged_refetch"]
+def label_unlabelled(store: ArticleStore, config: DedupConfig) -> Counter[str]:
+    """Label and fingerprint every stored article that has text but no label, in fetched order.
+
+    Rows written while the index could not be reached, or re-imported from a spill file without a
+    label, would otherwise never be compared with anything: their duplicates would stay undetected.
+    """
+    labels: Counter[str] = Counter()
+    for url in store.unlabelled_urls():
+        record = store.get(url)
+        result = dedup_record(store, record, config, keep_unchanged=True) if record else None
+        if result is None:
+            continue
+        store.update_fields(
+            url,
+            {
+                "dedup_label": result.label,
+                "dedup_evidence": result.evidence,
+                "text_hash": result.fingerprint.text_hash,
+            },
+        )
+        labels[result.label] += 1
+    return labels
+
+
+__all__ = [
+    "RECENT_LABELS",
+    "dedup_record",
+    "label_counts",
+    "label_unlabelled",
+    "rebuild_index",
+    "unchanged_refetch",
+]

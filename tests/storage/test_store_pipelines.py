@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,9 @@ from scrapy.utils.test import get_crawler
 
 from sacorpus.pipelines.dedup import DedupPipeline
 from sacorpus.pipelines.store import StorePipeline
+from sacorpus.storage.base import decode_spill_record
 from sacorpus.storage.sqlite import SQLiteStore
+from sacorpus.verdict import REFUSED, run_failures
 from sacorpus.testing.servers import free_port
 
 HERE = Path(__file__).resolve().parent
@@ -44,13 +47,17 @@ def article(url: str, sentences: list[str], publication: str, i: int) -> dict[st
     }
 
 
-def run_crawl(tmp_path: Path, articles: list[dict[str, Any]], *settings: str) -> tuple[dict[str, Any], str]:
+def run_crawl(
+    tmp_path: Path, articles: list[dict[str, Any]], *settings: str, spider_args: dict[str, str] | None = None
+) -> tuple[dict[str, Any], str]:
     src = tmp_path / "articles.json"
     src.write_text(json.dumps(articles), encoding="utf-8")
     stats = tmp_path / "stats.json"
     args = [sys.executable, str(HERE / "pipeline_crawl.py"), str(src), str(stats)]
     for s in settings:
         args += ["-s", s]
+    for name, value in (spider_args or {}).items():
+        args += ["-a", f"{name}={value}"]
     proc = subprocess.run(args, cwd=REPO, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(stats.read_text(encoding="utf-8")), proc.stderr
@@ -104,32 +111,49 @@ def test_crawl_labels_and_stores(tmp_path: Path) -> None:
         assert floods is not None and floods["dedup_label"] == "unique"
 
 
-def test_store_outage_spills_and_reimports(tmp_path: Path) -> None:
-    spill = tmp_path / "spill.jsonl"
+def test_unreachable_store_at_start_stops_the_run_at_once(tmp_path: Path) -> None:
     articles = [article(f"https://iol.co.za/news/{i}", [*OTHER, f"Item {i}"], "iol", i) for i in range(5)]
+    started = time.monotonic()
     stats, log = run_crawl(
         tmp_path,
         articles,
         "SACORPUS_STORE=sacorpus.storage.mongo.MongoStore",
         f"MONGO_URI=mongodb://127.0.0.1:{free_port()}",  # nothing listens there
-        "MONGO_TIMEOUT_MS=200",
-        "SACORPUS_STORE_RETRIES=1",
-        "SACORPUS_STORE_RETRY_BACKOFF=0.05",
-        "SACORPUS_STORE_BATCH_SIZE=3",
-        f"SACORPUS_STORE_SPILL_PATH={spill}",
+        "MONGO_TIMEOUT_MS=500",
     )
-    assert stats["sacorpus/store/spilled"] == 5
-    assert stats["sacorpus/store/errors"] >= 4
-    assert stats["sacorpus/dedup/errors"] == 5  # dedup could not reach its index: unlabelled, not dropped
-    assert stats["item_scraped_count"] == 5
-    assert "spilled 3 articles" in log
-    assert len(spill.read_text(encoding="utf-8").splitlines()) == 5
-    # the next open of a (working) store re-imports the spill file
-    with SQLiteStore(str(tmp_path / "corpus.sqlite"), spill_path=str(spill)) as store:
-        assert store.count() == 5
-        got = store.get("https://iol.co.za/news/3")
-        assert got is not None and got["body"] == articles[3]["body"].encode("utf-8")
-    assert not spill.exists()
+    assert time.monotonic() - started < 15
+    assert "cannot be used" in stats[REFUSED] and stats["finish_reason"] == "store_unavailable"
+    assert run_failures(stats) and stats.get("sacorpus/store/spilled", 0) == 0
+    assert "Topology Description" not in log
+
+
+def test_outage_during_the_crawl_spills_to_that_stores_file_and_reimports_exactly(tmp_path: Path) -> None:
+    db, spill_dir = tmp_path / "corpus.sqlite", tmp_path / "spill-disk"
+    stories = [STORY, OTHER, STORY[:4] + OTHER[:1], OTHER[1:] + STORY[:1]]
+    articles = [article(f"https://iol.co.za/news/{i}", [*stories[i % 4], f"Item {i} of the day."], "iol", i)
+                for i in range(8)]
+    settings = (f"SACORPUS_SQLITE_PATH={db}", f"SACORPUS_STORE_SPILL_DIR={spill_dir}", "SACORPUS_SQLITE_TIMEOUT=0.2",
+                "SACORPUS_STORE_RETRIES=1", "SACORPUS_STORE_RETRY_BACKOFF=0.05", "SACORPUS_STORE_BATCH_SIZE=3")
+    stats, log = run_crawl(tmp_path, articles, *settings, spider_args={"lock_after": "3", "lock_db": str(db)})
+    assert stats["sacorpus/store/stored"] == 3 and stats["sacorpus/store/spilled"] == 5
+    assert stats["item_scraped_count"] == 8  # nothing dropped
+    spill_files = list(spill_dir.glob("sqlite-*.jsonl"))
+    assert len(spill_files) == 1 and str(spill_files[0]) == stats["sacorpus/store/spill_path"]
+    assert any("spilled" in line for line in run_failures(stats))  # the run exits non-zero
+    spilled = {r["url"]: r for r in map(decode_spill_record, spill_files[0].read_text().splitlines())}
+    # the next crawl's store opens, re-imports its own spill file exactly, then labels what had no label
+    stats2, _ = run_crawl(tmp_path, [], *settings)
+    assert not spill_files[0].exists() and list(spill_dir.glob("sqlite-*.jsonl.imported-*"))
+    with SQLiteStore(str(db)) as store:
+        assert store.count() == 8
+        for url, record in spilled.items():
+            got = store.get(url)
+            assert got is not None and got["body"] == record["body"] and got["text"] == record["text"]
+            if record.get("dedup_label"):
+                assert (got["dedup_label"], got["dedup_evidence"]) == (record["dedup_label"], record["dedup_evidence"])
+        assert store.unlabelled_urls() == []  # every row fingerprinted and labelled, none reset
+        assert store.dedup_fingerprints(list(spilled)).keys() == spilled.keys()
+    assert stats2.get("sacorpus/dedup/caught_up", 0) == sum(1 for r in spilled.values() if not r.get("dedup_label"))
 
 
 SHARED = {"sacorpus.storage.shared.SharedStore": 100}

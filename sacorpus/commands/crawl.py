@@ -1,0 +1,32 @@
+"""``scrapy crawl``, with an exit status cron, systemd and scrapyd can read.
+
+Scrapy's own command exits 0 whenever the crawl started. This one also exits 1 when the run could not do
+its job (see :func:`sacorpus.verdict.run_failures`: articles spilled or lost, the store unreachable or
+misconfigured, every source failed), after printing one line per reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from scrapy.commands.crawl import Command as ScrapyCrawl
+from scrapy.exceptions import UsageError
+
+from sacorpus.verdict import run_failures
+
+
+class Command(ScrapyCrawl):
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if len(args) != 1:
+            raise UsageError("give exactly one spider (publication) name")
+        assert self.crawler_process
+        crawler = self._create_crawler(args[0])
+        self.crawler_process.crawl(crawler, **opts.spargs)
+        self.crawler_process.start()
+        if self.crawler_process.bootstrap_failed:
+            self.exitcode = 1
+        stats = crawler.stats.get_stats() if crawler.stats is not None else {}
+        for line in run_failures(stats):
+            print(f"sacorpus: {args[0]}: {line}", file=sys.stderr)
+            self.exitcode = 1
