@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import subprocess
-import time
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +17,8 @@ from sacorpus.pipelines.dedup import DedupPipeline
 from sacorpus.pipelines.store import StorePipeline
 from sacorpus.storage.base import decode_spill_record
 from sacorpus.storage.sqlite import SQLiteStore
-from sacorpus.verdict import REFUSED, run_failures
 from sacorpus.testing.servers import free_port
+from sacorpus.verdict import REFUSED, run_failures
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -130,11 +130,19 @@ def test_unreachable_store_at_start_stops_the_run_at_once(tmp_path: Path) -> Non
 def test_outage_during_the_crawl_spills_to_that_stores_file_and_reimports_exactly(tmp_path: Path) -> None:
     db, spill_dir = tmp_path / "corpus.sqlite", tmp_path / "spill-disk"
     stories = [STORY, OTHER, STORY[:4] + OTHER[:1], OTHER[1:] + STORY[:1]]
-    articles = [article(f"https://iol.co.za/news/{i}", [*stories[i % 4], f"Item {i} of the day."], "iol", i)
-                for i in range(8)]
-    settings = (f"SACORPUS_SQLITE_PATH={db}", f"SACORPUS_STORE_SPILL_DIR={spill_dir}", "SACORPUS_SQLITE_TIMEOUT=0.2",
-                "SACORPUS_STORE_RETRIES=1", "SACORPUS_STORE_RETRY_BACKOFF=0.05", "SACORPUS_STORE_BATCH_SIZE=3")
-    stats, log = run_crawl(tmp_path, articles, *settings, spider_args={"lock_after": "3", "lock_db": str(db)})
+    articles = [
+        article(f"https://iol.co.za/news/{i}", [*stories[i % 4], f"Item {i} of the day."], "iol", i)
+        for i in range(8)
+    ]
+    settings = (
+        f"SACORPUS_SQLITE_PATH={db}",
+        f"SACORPUS_STORE_SPILL_DIR={spill_dir}",
+        "SACORPUS_SQLITE_TIMEOUT=0.2",
+        "SACORPUS_STORE_RETRIES=1",
+        "SACORPUS_STORE_RETRY_BACKOFF=0.05",
+        "SACORPUS_STORE_BATCH_SIZE=3",
+    )
+    stats, _ = run_crawl(tmp_path, articles, *settings, spider_args={"lock_after": "3", "lock_db": str(db)})
     assert stats["sacorpus/store/stored"] == 3 and stats["sacorpus/store/spilled"] == 5
     assert stats["item_scraped_count"] == 8  # nothing dropped
     spill_files = list(spill_dir.glob("sqlite-*.jsonl"))
@@ -150,10 +158,15 @@ def test_outage_during_the_crawl_spills_to_that_stores_file_and_reimports_exactl
             got = store.get(url)
             assert got is not None and got["body"] == record["body"] and got["text"] == record["text"]
             if record.get("dedup_label"):
-                assert (got["dedup_label"], got["dedup_evidence"]) == (record["dedup_label"], record["dedup_evidence"])
+                assert (got["dedup_label"], got["dedup_evidence"]) == (
+                    record["dedup_label"],
+                    record["dedup_evidence"],
+                )
         assert store.unlabelled_urls() == []  # every row fingerprinted and labelled, none reset
         assert store.dedup_fingerprints(list(spilled)).keys() == spilled.keys()
-    assert stats2.get("sacorpus/dedup/caught_up", 0) == sum(1 for r in spilled.values() if not r.get("dedup_label"))
+    assert stats2.get("sacorpus/dedup/caught_up", 0) == sum(
+        1 for r in spilled.values() if not r.get("dedup_label")
+    )
 
 
 SHARED = {"sacorpus.storage.shared.SharedStore": 100}
