@@ -134,6 +134,32 @@ class Publication:
 # --- validation ---------------------------------------------------------------------------------
 
 
+def is_xpath(selector: str) -> bool:
+    return selector.startswith(("/", "(", "./"))
+
+
+def selector_problem(selector: str, *, xpath_only: bool = False) -> str | None:
+    """Why ``selector`` cannot be used (None when it compiles): CSS, or XPath when it looks like one."""
+    from lxml import etree
+
+    if not selector.strip():
+        return "empty selector"
+    if xpath_only or is_xpath(selector):
+        try:
+            etree.XPath(selector)
+        except etree.XPathSyntaxError as exc:
+            return f"bad XPath {selector!r}: {exc}"
+        return None
+    from cssselect import SelectorError
+    from lxml.cssselect import CSSSelector
+
+    try:
+        CSSSelector(selector)
+    except (SelectorError, etree.XPathSyntaxError) as exc:
+        return f"bad CSS selector {selector!r}: {exc}"
+    return None
+
+
 class _Reader:
     """Reads one TOML table strictly, naming file and key in every error."""
 
@@ -175,6 +201,19 @@ class _Reader:
             raise self.fail(key, "must list at least one value")
         return tuple(value)
 
+    def selectors(self, key: str, *, xpath_only: bool = False) -> tuple[str, ...]:
+        """A list of CSS selectors (or XPath, starting with ``/``, ``(`` or ``./``), each compiled now.
+
+        A selector that does not compile would otherwise select nothing on every page, with a warning
+        per page: it is a load error naming the file and the key instead.
+        """
+        values = self.strings(key)
+        for i, value in enumerate(values):
+            problem = selector_problem(value, xpath_only=xpath_only)
+            if problem:
+                raise self.fail(f"{key}[{i}]", problem)
+        return values
+
     def check_regex(self, key: str, pattern: str) -> None:
         try:
             re.compile(pattern)
@@ -211,6 +250,10 @@ def _read_rules(reader: _Reader, index: int) -> RuleSet:
             attribute=f.get("attribute", str, required=True),
             value=f.get("value", str, default=""),
         )
+        if not re.fullmatch(r"[\w*-]+", flt.tag.strip() or "*"):
+            raise f.fail("tag", f"not a tag name (or *): {flt.tag!r}")
+        if not re.fullmatch(r"[\w:-]+", flt.attribute.strip()):
+            raise f.fail("attribute", f"not an attribute name: {flt.attribute!r}")
         f.check_regex("value", flt.value)
         f.finish()
         filters.append(flt)
@@ -218,14 +261,14 @@ def _read_rules(reader: _Reader, index: int) -> RuleSet:
         version=reader.get("version", str, default=f"rules-{index}"),
         valid_until=reader.date("valid_until"),
         title_strip=reader.strings("title_strip", regex=True),
-        author_selectors=reader.strings("author_selectors"),
+        author_selectors=reader.selectors("author_selectors"),
         author_strip=reader.strings("author_strip", regex=True),
-        date_selectors=reader.strings("date_selectors"),
-        section_selectors=reader.strings("section_selectors"),
-        prune_xpaths=reader.strings("prune_xpaths"),
+        date_selectors=reader.selectors("date_selectors"),
+        section_selectors=reader.selectors("section_selectors"),
+        prune_xpaths=reader.selectors("prune_xpaths", xpath_only=True),
         filters=tuple(filters),
         strip_text=reader.strings("strip_text"),
-        body_selectors=reader.strings("body_selectors"),
+        body_selectors=reader.selectors("body_selectors"),
     )
     reader.finish()
     return rules

@@ -25,6 +25,7 @@ from lxml import etree
 from sacorpus.publications import RuleSet
 from sacorpus.text.metadata import Metadata, extract_metadata
 from sacorpus.text.preclean import parse_html, preclean_tree, repair_glued_sentences, strip_static_text
+from sacorpus.text.rules import body_rules, paragraph_chars, ruled_text_lost, suspicious, without_body_rules
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +70,7 @@ class Extracted:
     problems: list[str] = field(default_factory=list)
     hidden_removed: int = 0
     filtered_removed: int = 0
+    page_chars: int = 0  # paragraph text on the page before cleaning (the distrust guard's yardstick)
 
 
 def _limit_size(html: str, problems: list[str]) -> str:
@@ -368,7 +370,11 @@ def extract_article(
         result.problems.append("empty")
         return result
     try:
-        return _extract(html, url, rules, fallback, site_name, preclean, result)
+        result = _extract(html, url, rules, fallback, site_name, preclean, result)
+        if preclean and body_rules(rules) and suspicious(result.text, result.page_chars):
+            _distrust_if_lost(result, _extract(html, url, without_body_rules(rules), fallback, site_name, preclean,
+                                               Extracted(extractor=result.extractor)), rules)
+        return result
     except RecursionError:
         result.problems.append("too-deep")
     except Exception as exc:  # the crawl must survive any page; the label carries the reason
@@ -376,6 +382,15 @@ def extract_article(
         result.problems.append(f"extract-error:{type(exc).__name__}")
     result.page_type = "error"
     return result
+
+
+def _distrust_if_lost(result: Extracted, plain: Extracted, rules: RuleSet) -> None:
+    """Keep the rule-less text when the publication's body rules lost most of it (and say so)."""
+    if not ruled_text_lost(result.text, plain.text):
+        return
+    result.text, result.anchors, result.page_type = plain.text, plain.anchors, plain.page_type
+    result.extractor = plain.extractor
+    result.problems.append(f"rules-distrusted:{rules.version}:{'+'.join(body_rules(rules))}")
 
 
 def _extract(html, url, rules, fallback, site_name, do_preclean, result: Extracted) -> Extracted:
@@ -397,8 +412,10 @@ def _extract(html, url, rules, fallback, site_name, do_preclean, result: Extract
     result.section, result.tags, result.description = meta.section, meta.tags, meta.description
     result.canonical_url, result.site_name = meta.canonical_url, meta.site_name
 
+    body = root.find(".//body")
+    result.page_chars = paragraph_chars(body if body is not None else root)
     if do_preclean:
-        counts = preclean_tree(root, rules)
+        counts = preclean_tree(root, rules, result.problems)
         result.hidden_removed, result.filtered_removed = counts["hidden"], counts["filtered"]
     all_anchors = collect_anchors(root)
     text = _clean_lines(_run_trafilatura(root, url, rules))

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 import lxml.html
 from lxml import etree
 
-from sacorpus.publications import ElementFilter, RuleSet
+from sacorpus.publications import RuleSet
 
 logger = logging.getLogger(__name__)
 
@@ -144,29 +144,6 @@ def remove_social_embeds(root: etree._Element) -> int:
     return len(doomed)
 
 
-def apply_filters(root: etree._Element, filters: Iterable[ElementFilter]) -> int:
-    """Remove elements matching the publication's ``(tag, attribute, value-regex)`` filters."""
-    removed = 0
-    for flt in filters:
-        tag = flt.tag.strip() or "*"
-        attr = flt.attribute.strip()
-        if not re.fullmatch(r"[\w*-]+", tag) or not re.fullmatch(r"[\w:-]+", attr):
-            logger.warning("ignoring malformed filter %r", flt)
-            continue
-        pattern = flt.pattern() if flt.value else None
-        try:
-            candidates = root.xpath(f"//{tag}[@{attr}]")
-        except etree.XPathError:
-            logger.warning("ignoring filter with bad tag/attribute %r", flt)
-            continue
-        for el in candidates:
-            value = el.get(attr, "")
-            if pattern is None or pattern.search(value):
-                remove_element(el)
-                removed += 1
-    return removed
-
-
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
@@ -276,13 +253,21 @@ def remove_fact_boxes(scope: etree._Element) -> int:
     return removed
 
 
-def preclean_tree(root: etree._Element, rules: RuleSet | None = None) -> dict[str, int]:
-    """Pre-clean a parsed page in place; returns counts ``{"hidden", "filtered", "embeds", "appended", "teasers", "boxes"}`` -> n."""
+def preclean_tree(
+    root: etree._Element, rules: RuleSet | None = None, problems: list[str] | None = None
+) -> dict[str, int]:
+    """Pre-clean a parsed page in place; returns counts ``{"hidden", "filtered", "embeds", "appended",
+    "teasers", "boxes"}`` -> n. A publication filter that would remove most of the page's prose is not
+    applied and recorded in ``problems`` (see :mod:`sacorpus.text.rules`)."""
+    from sacorpus.text.rules import apply_filters, focus_body
+
     rules = rules or RuleSet()
     stats = {"hidden": 0, "filtered": 0, "embeds": 0, "appended": 0, "teasers": 0, "boxes": 0}
     body = root.find(".//body")
     scope = body if body is not None else root
-    stats["filtered"] = apply_filters(root, rules.filters)
+    stats["filtered"] = apply_filters(root, rules, problems)
+    if rules.body_selectors:
+        focus_body(root, rules.body_selectors)
     stats["hidden"] = remove_hidden(scope)
     stats["embeds"] = remove_social_embeds(scope)
     stats["appended"] = remove_appended_articles(scope)
@@ -343,7 +328,6 @@ def strip_static_text(text: str, patterns: Iterable[str]) -> str:
 
 
 __all__ = [
-    "apply_filters",
     "is_hidden",
     "parse_html",
     "preclean",
