@@ -26,6 +26,7 @@ from sacorpus.evaluation.datasets import Page, day, load_pages
 from sacorpus.evaluation.scoring import Prediction, Score, score_page
 from sacorpus.publications import Publication, load_all
 from sacorpus.sources.wayback import parse_memento_url, timestamp_to_datetime
+from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.page import process_page
 
 SACORPUS = "sacorpus"
@@ -65,11 +66,13 @@ def original_and_capture(url: str | None) -> tuple[str | None, object]:
     return original, (when.date() if when else None)
 
 
-def run_sacorpus(page: Page, publications: Iterable[Publication]) -> tuple[Prediction, str | None]:
+def run_sacorpus(
+    page: Page, publications: Iterable[Publication], history: LineHistory | None = None
+) -> tuple[Prediction, str | None]:
     url, captured = original_and_capture(page.url)
     publication = publication_of(url, publications)
     start = time.perf_counter()
-    result = process_page(page.body, {}, url, publication, captured)  # type: ignore[arg-type]
+    result = process_page(page.body, {}, url, publication, captured, history=history)  # type: ignore[arg-type]
     elapsed = time.perf_counter() - start
     ex = result.extracted
     pred = Prediction(
@@ -109,9 +112,10 @@ PageOutcome = tuple[Page, str | None, dict[str, Prediction]]
 def _run_group(pages: list[Page]) -> list[PageOutcome]:
     """One worker task: every extractor on each page of one host, in dataset order."""
     publications = [p for p in load_all().values() if p.slug != "demo"]
+    history = LineHistory()  # the pages of one host, in dataset order: what a crawl of it learns
     out = []
     for page in pages:
-        ours, slug = run_sacorpus(page, publications)
+        ours, slug = run_sacorpus(page, publications, history)
         preds = {SACORPUS: ours}
         for n, (name, options) in enumerate(BASELINES.items()):
             preds[name] = run_trafilatura(page, options, metadata=n == 0)

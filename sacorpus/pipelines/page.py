@@ -21,6 +21,7 @@ from scrapy import signals
 from sacorpus.items import Article
 from sacorpus.pipelines._common import Counter, require_enabled
 from sacorpus.publications import Publication, PublicationRegistry
+from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.dates import wayback_date
 from sacorpus.text.page import DEFAULT_MAX_BYTES, PageOptions, process_page
 
@@ -43,6 +44,7 @@ class PagePipeline:
     def __init__(self, options: PageOptions | None = None, stats: Any = None) -> None:
         self.options = options or PageOptions()
         self.publications = PublicationRegistry()
+        self.histories: dict[str, LineHistory] = {}  # per publication: lines it repeats across pages
         self.count = Counter(stats, "sacorpus")
 
     @classmethod
@@ -82,6 +84,7 @@ class PagePipeline:
             html=item.html,
             fallback=item.fallback,
             options=self.options,
+            history=self.histories.setdefault(item.publication, LineHistory()),
         )
         apply_page(item, result.article_fields(item.final_url or item.url))
         for problem in result.problems:

@@ -16,7 +16,38 @@ from collections.abc import Iterable
 from sacorpus.text.titles import clean_spaces
 
 AGENCIES = frozenset(
-    ["reuters", "afp", "ap", "associated", "press", "the", "associated", "press", "sapa", "anadolu", "ana", "african", "news", "agency", "dpa", "epa", "bloomberg", "xinhua", "efe", "ansa", "apa", "kyodo", "upi", "pa", "pa", "media", "aap", "gcis", "bbc", "cnn"]
+    [
+        "reuters",
+        "afp",
+        "ap",
+        "associated",
+        "press",
+        "the",
+        "associated",
+        "press",
+        "sapa",
+        "anadolu",
+        "ana",
+        "african",
+        "news",
+        "agency",
+        "dpa",
+        "epa",
+        "bloomberg",
+        "xinhua",
+        "efe",
+        "ansa",
+        "apa",
+        "kyodo",
+        "upi",
+        "pa",
+        "pa",
+        "media",
+        "aap",
+        "gcis",
+        "bbc",
+        "cnn",
+    ]
 ) | {"associated press", "the associated press", "african news agency", "pa media", "agence france-presse"}
 _LEADIN = re.compile(
     r"^\s*(?:written\s+by|words\s+by|text\s+by|reported\s+by|story\s+by|posted\s+by|published\s+by|by|from|"
@@ -34,7 +65,9 @@ _SLASH = re.compile(r"(?<=[^\W\d_])\s*/\s*(?=[^\W\d_])")  # "Thabo Mokone/Jane D
 _DOMAIN = re.compile(r"^[\w-]+(?:\.[a-z]{2,6}){1,2}$", re.I)
 _EMAIL = re.compile(r"\S+@\S+\.\w+")
 _URL = re.compile(r"^(?:https?://|www\.)\S+$|^\S+\.(?:com|org|net|co\.za)/\S*$", re.I)
-_DATEISH = re.compile(r"\b(?:\d{1,2}[:h]\d{2}|\d{4}-\d{2}-\d{2}|\d{1,2}\s+\w+\s+\d{4}|updated|published)\b.*$", re.I)
+_DATEISH = re.compile(
+    r"\b(?:\d{1,2}[:h]\d{2}|\d{4}-\d{2}-\d{2}|\d{1,2}\s+\w+\s+\d{4}|updated|published)\b.*$", re.I
+)
 _NOT_NAMES = re.compile(
     r"^(?:staff|admin|administrator|editor|editors|redaktion|newsroom|news desk|web desk|"
     r"guest|anonymous|unknown|null|none|undefined|author|contributor|more|share|follow|red|by|von|par|por|door)$",
@@ -60,7 +93,7 @@ def _clean_one(name: str, strip: Iterable[re.Pattern[str]]) -> str:
 
 
 def _strip_role(name: str) -> str:
-    """"Jane Doe | Senior Reporter" -> "Jane Doe"; a byline that is only a role ("Staff Reporter") stays."""
+    """ "Jane Doe | Senior Reporter" -> "Jane Doe"; a byline that is only a role ("Staff Reporter") stays."""
     stripped = _ROLE.sub("", name).strip(" ,|-–—")
     return stripped if stripped and not _NOT_NAMES.match(stripped) else name
 

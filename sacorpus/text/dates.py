@@ -80,7 +80,9 @@ def parse_date(value: str | None, *, allow_text: bool = True) -> datetime | None
     m = _ISO.search(value)
     if m:
         try:
-            dt = datetime(int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"] or 0), int(m["M"] or 0), int(m["S"] or 0))
+            dt = datetime(
+                int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"] or 0), int(m["M"] or 0), int(m["S"] or 0)
+            )
         except ValueError:
             dt = None
         if dt is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,8 +24,10 @@ from typing import Any
 from lxml import etree
 
 from sacorpus.publications import RuleSet
+from sacorpus.text.boilerplate import LineHistory
+from sacorpus.text.linefilters import filter_lines
 from sacorpus.text.metadata import Metadata, extract_metadata
-from sacorpus.text.preclean import parse_html, preclean_tree, repair_glued_sentences, strip_static_text
+from sacorpus.text.preclean import parse_html, preclean_tree, repair_glued_sentences
 from sacorpus.text.rules import body_rules, paragraph_chars, ruled_text_lost, suspicious, without_body_rules
 
 logger = logging.getLogger(__name__)
@@ -33,11 +36,14 @@ MAX_HTML_CHARS = 6_000_000  # larger pages lose scripts/styles first, then get c
 MAX_ELEMENTS = 150_000  # more nodes than any real article page; extraction would take seconds
 SHORT_TEXT_CHARS = 250  # below this an "article" is labelled short
 FALLBACK_BELOW_CHARS = 400  # trafilatura results shorter than this get a second opinion (readability)
-DROP_FRAGMENTS = True  # on news reports only; see drop_fragments
 _SCRIPT_STYLE = re.compile(r"<(script|style|svg|noscript)\b[^>]*>.*?</\1\s*>", re.S | re.I)
-_GALLERY_URL = re.compile(r"/(?:galleries|gallery|photos?|pictures|in-pictures|fotos?|bildergalerie|slideshow)(?:/|-|$)", re.I)
+_GALLERY_URL = re.compile(
+    r"/(?:galleries|gallery|photos?|pictures|in-pictures|fotos?|bildergalerie|slideshow)(?:/|-|$)", re.I
+)
 _VIDEO_URL = re.compile(r"/(?:videos?|watch|tv)(?:/|-|$)", re.I)
-_LIVE_URL = re.compile(r"/(?:live|liveblog|live-updates|as-it-happened)(?:/|-|$)|[-/]live(?:-updates|-blog)?(?:[-/]|$)", re.I)
+_LIVE_URL = re.compile(
+    r"/(?:live|liveblog|live-updates|as-it-happened)(?:/|-|$)|[-/]live(?:-updates|-blog)?(?:[-/]|$)", re.I
+)
 
 
 def _trafilatura_version() -> str:
@@ -141,167 +147,6 @@ def anchors_in_text(anchors: list[tuple[str, str]], text: str) -> list[tuple[str
     return found
 
 
-def drop_link_lines(text: str, anchors: list[tuple[str, str]]) -> str:
-    """Remove lines that are nothing but a link's text: related-story lists, "More from" boxes.
-
-    A real paragraph is almost never one whole link; a list of linked headlines glued into the body is
-    another article's title in this one.
-    """
-    linked = {t for t, _ in anchors if len(t) >= 12}
-    if not linked:
-        return text
-    out = []
-    for line in text.split("\n"):
-        core = line[2:] if line.startswith("- ") else line
-        if core in linked:
-            continue
-        out.append(line)
-    return "\n".join(out)
-
-
-_SEE_ALSO = re.compile(
-    r"^\s*(?:read\s+(?:more|also|next)|also\s+read|more|related(?:\s+(?:articles?|stories|links|news))?|see\s+also|"
-    r"more\s+on\s+this(?:\s+story)?|recommended|don'?t\s+miss|les\s+også|lees\s+ook|lesen\s+sie\s+(?:auch|mehr)|"
-    r"mehr\s+zum\s+thema|auch\s+interessant|zum\s+artikel|lire\s+aussi|à\s+lire\s+aussi|lea\s+también|"
-    r"leia\s+também|läs\s+också|læs\s+også|lue\s+myös|czytaj\s+(?:też|także|więcej)|čtěte\s+také|"
-    r"funda\s+(?:futhi|olunye\s+udaba(?:\s+lapha)?)|lees\s+ook)\s*[:|\-–—>»]",
-    re.I,
-)
-# stand-alone furniture lines: widget labels, calls to action, credits, copyright
-_FURNITURE = re.compile(
-    r"^(?:read\s+more|czytaj\s+więcej|advertisement|advertentie|anzeige|publicité|publicidad|recommended(?:\s+videos?)?|"
-    r"popular|most\s+read|share(?:\s+this(?:\s+article)?)?|swipe\s*→?|embed|schlagwörter(?:\s+zu\s+diesem\s+artikel)?|"
-    r"tags?|etiketler\s*:?|fehler\s+gefunden\?.*|jetzt\s+unterstützen|lesedauer:.*|\d+\s+min(?:ute)?n?\s+(?:read|lesezeit)|"
-    r"(?:photo|foto|bild|image|picture|credit|source|quelle|imagen)s?\s*[:©].{0,90}|"
-    r".{0,90}(?:/|\bvia\s+)(?:getty\s*images|afp|reuters|ap|dpa|epa|shutterstock|gallo\s+images)|"
-    r"(?:copyright\s*)?©.{0,200}|copyright\s+\d{4}.{0,200}|"
-    r"(?:would\s+you\s+like\s+to\s+comment|sign\s+up\b|subscribe\b|join\s+our\b|follow\s+us\b|get\s+in\s+touch\b|"
-    r"for\s+the\s+latest\b|get\s+daily\b|do\s+you\s+have\s+a\s+story|please\s+read\s+our\s+comment|"
-    r"for\s+more\s+stories\s+like\s+this|(?:e-?mail|tel|phone)\s*:\s*\S+@).{0,200}|"
-    r"[-—–]\s*.{0,80}\(@\w+\)\s+\w+\s+\d{1,2},\s+\d{4}|.*pic\.twitter\.com/\w+)$",
-    re.I,
-)
-
-
-_DATE_WORDS_TEXT = (
-    "uhr am pm h sast cat jst gmt utc cet cest bst est edt pst ist updated update published posted last modified "
-    "uppdaterad publicerad oppdatert publisert aktualisiert veröffentlicht stand at um on le el om op "
-    "mon tue wed thu fri sat sun monday tuesday wednesday thursday friday saturday sunday montag dienstag mittwoch "
-    "donnerstag freitag samstag sonntag maandag dinsdag woensdag donderdag vrydag saterdag sondag"
-)
-_DATE_WORDS = frozenset(_DATE_WORDS_TEXT.split())
-
-
-def _is_date_line(line: str) -> bool:
-    """A line that is only a date and/or time ("05.08.2024, 20:59 Uhr", "17:41 JST, October 13, 2024")."""
-    if len(line) > 60 or not re.search(r"\d", line):
-        return False
-    from sacorpus.text.dates import MONTH_NAMES
-
-    words = re.findall(r"[^\W\d_]+", line.casefold())
-    return all(w in _DATE_WORDS or w in MONTH_NAMES for w in words) and bool(
-        re.search(r"\d{1,2}[:.h]\d{2}|\d{4}|\d{1,2}[./]\d{1,2}", line)
-    )
-
-
-# attribution and credit lines that close a report: "(Quelle: APA/sda/dpa)", "mit dpa", "(NTB)",
-# "With reporting by ...", "... contributed to this report.", "First published in The Conversation."
-_ATTRIBUTION = re.compile(
-    r"^\(?(?:quelle|source|sources|kilde|fuente|fonte|bron|källa|lähde)\s*:.{0,120}$|"
-    r"^(?:with|additional)\s+report(?:ing|s)?\s+(?:by|from)\b.{0,160}$|"
-    r"^.{0,160}contributed\s+(?:to\s+)?(?:this\s+)?report(?:ing)?\.?$|"
-    r"^(?:this\s+(?:article|story)\s+(?:was\s+)?)?(?:first|originally)\s+(?:published|appeared)\s+(?:in|on|by)\b.{0,120}$|"
-    r"^\(?(?:mit\s+|with\s+|by\s+)?(?:dpa|afp|ap|apa|sda|ntb|aa|reuters|sapa|ana|kna|epd|ots|tt|anp|pa|efe)"
-    r"(?:\s*[/,;&+]\s*(?:dpa|afp|ap|apa|sda|ntb|aa|reuters|sapa|ana|kna|epd|ots|tt|anp|pa|efe|[a-z]{2,4}))*\)?\.?$",
-    re.I,
-)
-# calls to action in the languages of the corpus' neighbours
-_CALL_TO_ACTION = re.compile(
-    r"^(?:folgst\s+du\s+schon|wie\s+hat\s+ihnen\s+(?:dieser|der)\s+artikel\s+gefallen|kommentar\s+abgeben|"
-    r"du\s+musst\s+dich\s+einloggen|jetzt\s+(?:abonnieren|anmelden|registrieren)|suscr[ií]bete|"
-    r"esta\s+funcionalidad\s+es\s+s[oó]lo\s+para\s+suscriptores|get\s+the\s+latest\b|get\s+real-time\s+updates|"
-    r"join\s+(?:the\s+)?(?:conversation|thought-provoking)|click\s+here\s+to\s+(?:subscribe|sign\s+up|join)|"
-    r"download\s+(?:the|our)\s+(?:\w+\s+)?app|abonneer|abonnez-vous|iscriviti).{0,200}$",
-    re.I,
-)
-
-
-# a short line giving an e-mail address is a contact prompt ("Got a story? Email news@...", "Feedback
-# to letters@..."), not reporting; long paragraphs that mention an address stay
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}", re.I)
-
-
-def _squash(text: str) -> str:
-    return re.sub(r"\W+", "", text).casefold()
-
-
-def _is_byline(squashed: str, names: list[str]) -> bool:
-    """A line made only of the author names (and "by", "and", roles around them) is the byline."""
-    rest = squashed
-    for name in names:
-        rest = rest.replace(name, "")
-    if rest == squashed:
-        return False
-    return len(rest) <= 12 or rest in ("by", "von", "par", "por", "and", "und", "byand")
-
-
-def drop_furniture_lines(text: str, titles: list[str], authors: list[str] | None = None) -> str:
-    """Drop lines that are page furniture rather than article text.
-
-    "Read more: ..." links, widget labels, photo credits, copyright and sign-up prompts, lines repeating
-    the headline (also glued to a kicker, "KickerHeadline"), and lines repeated three or more times on one
-    page (consent placeholders such as "External content not available").
-    """
-    keys = {_squash(t) for t in titles if t and len(_squash(t)) >= 12}
-    names = [_squash(a) for a in authors or [] if a and len(_squash(a)) >= 4]
-    out = []
-    counts: dict[str, int] = {}
-    lines = text.split("\n")
-    for line in lines:
-        if len(line) >= 15:
-            counts[line] = counts.get(line, 0) + 1
-    seen: set[str] = set()
-    for line in lines:
-        squashed = _squash(line)
-        if not squashed:
-            if len(line) <= 3:
-                continue  # stray symbols ("¯", "___")
-        elif squashed in keys or (len(line) < 300 and any(squashed.endswith(k) and len(squashed) < len(k) + 80 for k in keys)):
-            continue
-        if len(line) < 220 and (_SEE_ALSO.match(line) or _FURNITURE.match(line) or _ATTRIBUTION.match(line)
-                                or _CALL_TO_ACTION.match(line) or _EMAIL.search(line)):
-            continue
-        if _is_date_line(line):
-            continue
-        if names and len(line) < 120 and _is_byline(squashed, names):
-            continue
-        if len(line) >= 15 and (counts.get(line, 0) >= 3 or line in seen):
-            continue
-        seen.add(line)
-        out.append(line)
-    return "\n".join(out)
-
-
-_SENTENCE_END = re.compile(r"[.!?:;\"”»)…]$")
-_TABLE_ROW = re.compile(r"^\|.*\|$")
-
-
-def drop_fragments(text: str) -> str:
-    """C of a news report is running text: bullet items that are not sentences (summary boxes, specs,
-    teaser lists, tag lists) and table rows go. A list item ending in sentence punctuation ("- The bill
-    was passed.") is prose and stays. Applied only to pages that declare themselves news articles
-    (schema.org NewsArticle): on blogs, recipes and documentation a list is often the content.
-    """
-    out = []
-    for line in text.split("\n"):
-        if line.startswith(("- ", "• ", "* ")) and not _SENTENCE_END.search(line):
-            continue
-        if _TABLE_ROW.match(line):
-            continue
-        out.append(line)
-    return "\n".join(out)
-
-
 def _run_readability(html_tree: etree._Element) -> str:
     try:
         from readability import Document
@@ -323,8 +168,10 @@ def _run_readability(html_tree: etree._Element) -> str:
 
 
 def _clean_lines(text: str) -> str:
+    """One paragraph a line, whitespace collapsed, composed Unicode (NFC: "e" + combining acute is "é",
+    so search, word counts and dedup see one spelling), glued sentences given their space."""
     out = []
-    for line in text.split("\n"):
+    for line in unicodedata.normalize("NFC", text).split("\n"):
         line = " ".join(line.split())
         if line:
             out.append(repair_glued_sentences(line))
@@ -361,6 +208,8 @@ def extract_article(
     *,
     site_name: str | None = None,
     preclean: bool = True,
+    line_filters: bool = True,
+    history: LineHistory | None = None,
 ) -> Extracted:
     """Main text (one paragraph a line), metadata, anchors and page type of one decoded page; never raises."""
     rules = rules or RuleSet()
@@ -370,10 +219,19 @@ def extract_article(
         result.problems.append("empty")
         return result
     try:
-        result = _extract(html, url, rules, fallback, site_name, preclean, result)
+        steps = (preclean, line_filters)
+        result = _extract(html, url, rules, fallback, site_name, steps, result, history)
         if preclean and body_rules(rules) and suspicious(result.text, result.page_chars):
-            _distrust_if_lost(result, _extract(html, url, without_body_rules(rules), fallback, site_name, preclean,
-                                               Extracted(extractor=result.extractor)), rules)
+            plain = _extract(
+                html,
+                url,
+                without_body_rules(rules),
+                fallback,
+                site_name,
+                steps,
+                Extracted(extractor=result.extractor),
+            )
+            _distrust_if_lost(result, plain, rules)
         return result
     except RecursionError:
         result.problems.append("too-deep")
@@ -393,7 +251,10 @@ def _distrust_if_lost(result: Extracted, plain: Extracted, rules: RuleSet) -> No
     result.problems.append(f"rules-distrusted:{rules.version}:{'+'.join(body_rules(rules))}")
 
 
-def _extract(html, url, rules, fallback, site_name, do_preclean, result: Extracted) -> Extracted:
+def _extract(
+    html, url, rules, fallback, site_name, steps: tuple[bool, bool], result: Extracted, history=None
+) -> Extracted:
+    do_preclean, line_filters = steps
     html = _limit_size(html, result.problems)
     root = parse_html(html, result.problems)
     if root is None:
@@ -407,7 +268,11 @@ def _extract(html, url, rules, fallback, site_name, do_preclean, result: Extract
     meta = extract_metadata(root, url, rules, fallback, site_name)
     result.title, result.title_clean = meta.title, meta.title_clean
     result.authors = meta.authors
-    result.published_at, result.published_raw, result.published_day = meta.published_at, meta.published_raw, meta.published_day
+    result.published_at, result.published_raw, result.published_day = (
+        meta.published_at,
+        meta.published_raw,
+        meta.published_day,
+    )
     result.modified_at = meta.modified_at
     result.section, result.tags, result.description = meta.section, meta.tags, meta.description
     result.canonical_url, result.site_name = meta.canonical_url, meta.site_name
@@ -425,12 +290,14 @@ def _extract(html, url, rules, fallback, site_name, do_preclean, result: Extract
             text = backup
             result.extractor = "readability-lxml"
             result.problems.append("fallback-extractor")
-    text = drop_link_lines(text, all_anchors)
-    if DROP_FRAGMENTS and meta.news_article:
-        text = drop_fragments(text)
-    text = drop_furniture_lines(text, [meta.title, meta.title_clean, *meta.title_candidates], meta.authors)
-    if rules.strip_text:
-        text = strip_static_text(text, rules.strip_text)
+    if line_filters:
+        text = filter_lines(
+            text,
+            titles=[meta.title, meta.title_clean, *meta.title_candidates],
+            anchors=all_anchors,
+            strip_text=rules.strip_text,
+            history=history,
+        )
     result.text = text
     result.anchors = anchors_in_text(all_anchors, text)
     result.page_type = classify_page(text, url, meta)

@@ -36,18 +36,69 @@ from sacorpus.text.titles import (
 logger = logging.getLogger(__name__)
 
 MAX_JSONLD_CHARS = 2_000_000
-ARTICLE_TYPES = ("newsarticle", "article", "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle",
-                 "blogposting", "liveblogposting", "backgroundnewsarticle", "reviewnewsarticle", "socialmediaposting",
-                 "scholarlyarticle", "techarticle", "report", "videoobject", "imagegallery", "mediagallery")
+ARTICLE_TYPES = (
+    "newsarticle",
+    "article",
+    "reportagenewsarticle",
+    "analysisnewsarticle",
+    "opinionnewsarticle",
+    "blogposting",
+    "liveblogposting",
+    "backgroundnewsarticle",
+    "reviewnewsarticle",
+    "socialmediaposting",
+    "scholarlyarticle",
+    "techarticle",
+    "report",
+    "videoobject",
+    "imagegallery",
+    "mediagallery",
+)
 
-PUBLISHED_META = ("article:published_time", "og:article:published_time", "article:published", "datepublished",
-                  "publishdate", "publish-date", "pubdate", "publication_date", "sailthru.date", "parsely-pub-date",
-                  "dc.date.issued", "dcterms.created", "dc.date", "dcterms.date", "date", "citation_publication_date",
-                  "og:published_time", "article.published", "cxenseparse:recs:publishtime", "datecreated")
-MODIFIED_META = ("article:modified_time", "og:updated_time", "datemodified", "dcterms.modified", "last-modified",
-                 "article:modified", "og:article:modified_time")
-AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "byl", "dcterms.creator",
-               "og:article:author", "twitter:creator:name", "cxenseparse:author", "twitter:misc:written by")
+PUBLISHED_META = (
+    "article:published_time",
+    "og:article:published_time",
+    "article:published",
+    "datepublished",
+    "publishdate",
+    "publish-date",
+    "pubdate",
+    "publication_date",
+    "sailthru.date",
+    "parsely-pub-date",
+    "dc.date.issued",
+    "dcterms.created",
+    "dc.date",
+    "dcterms.date",
+    "date",
+    "citation_publication_date",
+    "og:published_time",
+    "article.published",
+    "cxenseparse:recs:publishtime",
+    "datecreated",
+)
+MODIFIED_META = (
+    "article:modified_time",
+    "og:updated_time",
+    "datemodified",
+    "dcterms.modified",
+    "last-modified",
+    "article:modified",
+    "og:article:modified_time",
+)
+AUTHOR_META = (
+    "author",
+    "article:author",
+    "parsely-author",
+    "sailthru.author",
+    "dc.creator",
+    "byl",
+    "dcterms.creator",
+    "og:article:author",
+    "twitter:creator:name",
+    "cxenseparse:author",
+    "twitter:misc:written by",
+)
 BYLINE_XPATH = (
     "//*[@rel='author' or @itemprop='author']",
     "//*[contains(concat(' ', normalize-space(@class), ' '), ' byline ') or contains(@class, 'author-name')"
@@ -76,7 +127,6 @@ class Metadata:
     page_types: list[str] = field(default_factory=list)  # schema.org / og:type hints
     title_candidates: list[str] = field(default_factory=list)  # every headline the page states
     news_article: bool = False  # schema.org *NewsArticle: the page calls itself a news report
-
 
     @property
     def published_at(self) -> str | None:
@@ -284,8 +334,16 @@ def _host(url: str | None) -> str | None:
         return None
 
 
-def extract_title(root, metas, ld, url, site_names, rules: RuleSet, fallback_title: str | None,
-                  candidates_out: list[str] | None = None) -> tuple[str | None, str | None]:
+def extract_title(
+    root,
+    metas,
+    ld,
+    url,
+    site_names,
+    rules: RuleSet,
+    fallback_title: str | None,
+    candidates_out: list[str] | None = None,
+) -> tuple[str | None, str | None]:
     """(title as published, cleaned title); every candidate headline is appended to ``candidates_out``."""
     title_tag = None
     el = root.find(".//title")
@@ -317,24 +375,40 @@ def extract_title(root, metas, ld, url, site_names, rules: RuleSet, fallback_tit
     if not published:
         return None, None
     # structured data first: the JSON-LD headline is the most often exact, then Open Graph, <h1>, <title>
-    cleaned_candidates = [strip_site(c, site_names, host, h1) for c in
-                          (ld_headline, og_title, h1, title_tag, clean_spaces(fallback_title)) if c]
+    cleaned_candidates = [
+        strip_site(c, site_names, host, h1)
+        for c in (ld_headline, og_title, h1, title_tag, clean_spaces(fallback_title))
+        if c
+    ]
     cleaned = cleaned_candidates[0]
     if ld_headline and og_title:
         # JSON-LD and Open Graph can carry different headlines (an SEO and a social variant); when the
         # visible headline repeats og:title verbatim, that is the one the page shows its readers.
-        ld_clean, og_clean = strip_site(ld_headline, site_names, host, h1), strip_site(og_title, site_names, host, h1)
+        ld_clean, og_clean = (
+            strip_site(ld_headline, site_names, host, h1),
+            strip_site(og_title, site_names, host, h1),
+        )
         visible = _visible_headline(root)
         visible_clean = strip_site(visible, site_names, host, h1) if visible else None
         # With no visible <h1> and only a breadcrumb <h1> repeating JSON-LD (the SEO variant), an article-header
         # <h2> showing og:title is the headline readers see.
         shown_as_og = ld_clean != og_clean and (
             visible_clean == og_clean
-            or (visible is None and h1 is not None and norm_key(h1) == norm_key(ld_clean) and _header_shows(root, og_clean)))
+            or (
+                visible is None
+                and h1 is not None
+                and norm_key(h1) == norm_key(ld_clean)
+                and _header_shows(root, og_clean)
+            )
+        )
         # "Kicker: headline" in JSON-LD where og:title has just the headline: the kicker is the label
         # printed above the headline, not part of it (unless the visible headline shows it)
-        kicker_only = (len(og_clean) >= 15 and ld_clean.endswith(og_clean)
-                       and bool(_KICKER_END.search(ld_clean[: -len(og_clean)])) and visible_clean in (None, og_clean))
+        kicker_only = (
+            len(og_clean) >= 15
+            and ld_clean.endswith(og_clean)
+            and bool(_KICKER_END.search(ld_clean[: -len(og_clean)]))
+            and visible_clean in (None, og_clean)
+        )
         if shown_as_og or kicker_only:
             cleaned = og_clean
     if candidates_out is not None:
@@ -347,9 +421,26 @@ def extract_title(root, metas, ld, url, site_names, rules: RuleSet, fallback_tit
     return published, cleaned or published
 
 
-_WRITTEN_BY = frozenset(("written by", "author", "verfasst von", "geschrieben von", "von", "escrito por", "écrit par",
-                         "auteur", "scritto da", "geschreven door", "skrevet av", "skriven av", "napisane przez"))
-_NAME_LINE = re.compile(r"^(?:[^\W\d_][^\W\d_'’.-]*(?:[-'’][^\W\d_]+)*\.?)(?:[ /](?:[^\W\d_][^\W\d_'’.-]*\.?)){1,7}$")
+_WRITTEN_BY = frozenset(
+    (
+        "written by",
+        "author",
+        "verfasst von",
+        "geschrieben von",
+        "von",
+        "escrito por",
+        "écrit par",
+        "auteur",
+        "scritto da",
+        "geschreven door",
+        "skrevet av",
+        "skriven av",
+        "napisane przez",
+    )
+)
+_NAME_LINE = re.compile(
+    r"^(?:[^\W\d_][^\W\d_'’.-]*(?:[-'’][^\W\d_]+)*\.?)(?:[ /](?:[^\W\d_][^\W\d_'’.-]*\.?)){1,7}$"
+)
 
 
 def _twitter_written_by(metas: Mapping[str, list[str]]) -> list[str]:
@@ -382,14 +473,20 @@ def _bold_byline(root: etree._Element) -> list[str]:
     for p in (*filled[:3], *filled[-2:]):
         text = _text(p)
         bold = " ".join(_text(b) for b in p if b.tag in ("strong", "b")).strip()
-        if text and bold == text and len(text) <= 80 and _NAME_LINE.match(text) and all(
-            w[0].isupper() for w in re.split(r"[ /]", text) if w
+        if (
+            text
+            and bold == text
+            and len(text) <= 80
+            and _NAME_LINE.match(text)
+            and all(w[0].isupper() for w in re.split(r"[ /]", text) if w)
         ):
             return [text]
     return []
 
 
-def extract_authors(root, metas, ld, rules: RuleSet, fallback_authors: Any, site_keys: set[str] | None = None) -> list[str]:
+def extract_authors(
+    root, metas, ld, rules: RuleSet, fallback_authors: Any, site_keys: set[str] | None = None
+) -> list[str]:
     """Authors from rules, JSON-LD, meta tags, byline markup, feed - in that order.
 
     A source that names only the outlet itself ("n-tv NACHRICHTEN" on n-tv.de) is kept as a last
@@ -469,7 +566,9 @@ def _in_local_offset(dt: datetime, raw: str, sources: list[tuple[str, str]], met
     return dt
 
 
-def extract_published(root, metas, ld, url, rules: RuleSet, fallback_published: Any) -> tuple[datetime | None, str | None, str | None]:
+def extract_published(
+    root, metas, ld, url, rules: RuleSet, fallback_published: Any
+) -> tuple[datetime | None, str | None, str | None]:
     """(datetime, raw string, source label)."""
     sources: list[tuple[str, str]] = []
     if rules.date_selectors:
@@ -540,18 +639,29 @@ def extract_metadata(
     objects = read_json_ld(root)
     ld = _ld_article(objects)
     site_names = [site_name] if site_name else []
-    for key in ("og:site_name", "application-name", "apple-mobile-web-app-title", "twitter:site", "publisher"):
+    for key in (
+        "og:site_name",
+        "application-name",
+        "apple-mobile-web-app-title",
+        "twitter:site",
+        "publisher",
+    ):
         site_names.extend(v.lstrip("@") for v in metas.get(key, [])[:2])
     for obj in objects:
-        if "organization" in _types(obj) or "newsmediaorganization" in _types(obj) or "website" in _types(obj):
+        if (
+            "organization" in _types(obj)
+            or "newsmediaorganization" in _types(obj)
+            or "website" in _types(obj)
+        ):
             site_names.extend(_ld_names(obj.get("name")))
     if ld:
         site_names.extend(_ld_names(ld.get("publisher")))
 
     meta = Metadata()
     meta.site_name = next((s for s in site_names if s), None)
-    meta.title, meta.title_clean = extract_title(root, metas, ld, url, site_names, rules, fallback.get("title"),
-                                                 meta.title_candidates)
+    meta.title, meta.title_clean = extract_title(
+        root, metas, ld, url, site_names, rules, fallback.get("title"), meta.title_candidates
+    )
     site_keys = {norm_key(n) for n in site_names if n and norm_key(n)} | host_keys(_host(url))
     meta.authors = extract_authors(root, metas, ld, rules, fallback.get("authors"), site_keys)
     meta.published, meta.published_raw, meta.published_source = extract_published(
@@ -566,13 +676,21 @@ def extract_metadata(
             section = [hit[1]]
         elif ld and ld.get("articleSection"):
             sec = ld["articleSection"]
-            section = [sec if isinstance(sec, str) else (sec[0] if isinstance(sec, list) and sec and isinstance(sec[0], str) else "")]
+            section = [
+                sec
+                if isinstance(sec, str)
+                else (sec[0] if isinstance(sec, list) and sec and isinstance(sec[0], str) else "")
+            ]
     meta.section = clean_spaces(section[0]) if section and section[0] else None
 
     tags: list[str] = list(metas.get("article:tag", []))
     if not tags and ld and ld.get("keywords"):
         kw = ld["keywords"]
-        tags = [t for t in (kw.split(",") if isinstance(kw, str) else kw if isinstance(kw, list) else []) if isinstance(t, str)]
+        tags = [
+            t
+            for t in (kw.split(",") if isinstance(kw, str) else kw if isinstance(kw, list) else [])
+            if isinstance(t, str)
+        ]
     if not tags:
         for key in ("news_keywords", "keywords", "parsely-tags"):
             if metas.get(key):
@@ -587,7 +705,11 @@ def extract_metadata(
             meta.tags.append(t)
 
     desc = _first(metas, ("og:description", "description", "twitter:description", "dc.description"))
-    meta.description = clean_spaces(desc[1]) if desc else (clean_spaces(ld.get("description")) if ld and isinstance(ld.get("description"), str) else None)
+    meta.description = (
+        clean_spaces(desc[1])
+        if desc
+        else (clean_spaces(ld.get("description")) if ld and isinstance(ld.get("description"), str) else None)
+    )
 
     canonical = None
     for link in root.iter("link"):

@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 from sacorpus.publications import Publication, RuleSet
+from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.compression import Decompressed, decompress
 from sacorpus.text.decode import Decoded, decode_html
 from sacorpus.text.extract import Extracted, extract_article
@@ -121,12 +122,14 @@ def process_page(
     html: str | None = None,
     fallback: Mapping[str, Any] | None = None,
     options: PageOptions | None = None,
+    history: LineHistory | None = None,
 ) -> PageResult:
     """Response bytes (or already decoded ``html``) to an extracted article; never raises.
 
     Steps: undo content codings (also mislabelled, doubled, truncated; bombs capped), decode (encoding
     evidence, mojibake), then pre-clean + extract + metadata with the publication's rules for the
-    capture date. Binary and empty bodies are labelled, not dropped.
+    capture date. Binary and empty bodies are labelled, not dropped. ``history`` (one per publication)
+    drops lines the publication repeats on other pages, and learns this page's lines.
     """
     start = time.perf_counter()
     options = options or PageOptions()
@@ -142,6 +145,7 @@ def process_page(
             fallback,
             site_name=publication.name if publication else None,
             preclean=options.preclean,
+            history=history,
         )
         result.extracted = ex
         result.page_type = ex.page_type

@@ -29,28 +29,94 @@ from sacorpus.publications import RuleSet
 
 logger = logging.getLogger(__name__)
 
-BLOCK_TAGS = frozenset((
-    "address", "article", "aside", "blockquote", "br", "caption", "center", "dd", "details", "dialog",
-    "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
-    "h5", "h6", "header", "hgroup", "hr", "li", "main", "menu", "nav", "ol", "p", "pre", "section",
-    "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "option", "legend",
-))
+BLOCK_TAGS = frozenset(
+    (
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "br",
+        "caption",
+        "center",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "li",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+        "option",
+        "legend",
+    )
+)
 SKIP_TEXT_TAGS = frozenset(("script", "style", "code", "pre", "textarea", "kbd", "samp", "tt", "var"))
 HIDDEN_CLASSES = frozenset(
     (
-        "hidden", "hide", "is-hidden", "u-hidden", "sr-only", "sr-only-focusable", "visually-hidden",
-        "visuallyhidden", "screen-reader-text", "screen-reader-only", "screenreader-only", "element-invisible",
-        "d-none", "invisible", "offscreen", "a11y-hidden", "hidden-text", "hidden-content",
+        "hidden",
+        "hide",
+        "is-hidden",
+        "u-hidden",
+        "sr-only",
+        "sr-only-focusable",
+        "visually-hidden",
+        "visuallyhidden",
+        "screen-reader-text",
+        "screen-reader-only",
+        "screenreader-only",
+        "element-invisible",
+        "d-none",
+        "invisible",
+        "offscreen",
+        "a11y-hidden",
+        "hidden-text",
+        "hidden-content",
     )
 )
 _HIDDEN_STYLE = re.compile(
     r"(?:^|[;{\s\"'])(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))(?![\w-])", re.I
 )
 # responsive utility classes ("hidden md:block", "d-none d-md-block") make "hidden" elements visible
-_RESPONSIVE_SHOW = re.compile(r"(?:^|\s)(?:\w+:(?:block|flex|inline|grid|table)[\w-]*|d-\w+-(?:block|flex|inline[\w-]*|grid|table))(?:\s|$)")
-# "said.The" -> "said. The"; the full stop must follow two lowercase letters (or a digit), so "U.S.",
-# "e.g.", "i.e." and "Mr.Smith"-style initials are never split, nor "News24.com" (lowercase after).
-_GLUED = re.compile(r"(?<![.\w])((?:[^\W\d_]*[a-zß-ÿ]{2}|\d{1,4})[.!?][\"”’)\]]?)([\"“‘(]?[A-ZÀ-Þ][a-zß-ÿ])")
+_RESPONSIVE_SHOW = re.compile(
+    r"(?:^|\s)(?:\w+:(?:block|flex|inline|grid|table)[\w-]*|d-\w+-(?:block|flex|inline[\w-]*|grid|table))(?:\s|$)"
+)
+# "said.The" -> "said. The": only a space is ever inserted, and only where a sentence evidently ends:
+# a full stop or question mark after a word of two lowercase letters (or a year), before a capitalised
+# word. So "U.S.", "e.g.", "i.e.", "Mr.Smith" initials, "News24.com", "www.example.Com" (a dot before
+# the word), "ASP.NET", "3.5", "2.Bundesliga" (an ordinal) and "Yahoo!News" (a name) are left alone.
+_GLUED = re.compile(
+    r"(?<![./\\\w])((?:[^\W\d_]*[a-zß-ÿ]{2}|\d{3,4})[.?][\"”’)\]]?)([\"“‘(]?[A-ZÀ-Þ][a-zß-ÿ])"
+)
 MAX_NODES = 400_000  # a page bigger than this is not pre-cleaned node by node
 
 
@@ -131,19 +197,6 @@ def remove_hidden(root: etree._Element) -> int:
     return removed
 
 
-_EMBED_CLASSES = frozenset(("twitter-tweet", "twitter-timeline", "instagram-media", "tiktok-embed", "fb-post",
-                            "reddit-embed-bq", "bluesky-embed", "embedly-card"))
-
-
-def remove_social_embeds(root: etree._Element) -> int:
-    """Embedded posts (tweets, Instagram, TikTok) are someone else's text, not the article's."""
-    doomed = [el for el in root.iter("blockquote", "div", "iframe")
-              if el.get("class") and _EMBED_CLASSES.intersection(el.get("class", "").split())]
-    for el in doomed:
-        remove_element(el)
-    return len(doomed)
-
-
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
@@ -187,24 +240,6 @@ def space_blocks(root: etree._Element) -> None:
                 el.text = _xml_safe(el.text + "\n")
 
 
-def remove_appended_articles(scope: etree._Element) -> int:
-    """Drop the next stories an infinite-scroll page appends after the one requested.
-
-    Such pages hold several top-level ``<article>`` elements that each carry their own ``<h1>``; the
-    first is the page's story, the rest are other articles (left in, they would be extracted together
-    with it as one text). A page with one headline article (or teasers without ``<h1>``) is left alone.
-    """
-    tops = [a for a in scope.iter("article") if not any(x.tag == "article" for x in a.iterancestors())]
-    with_h1 = [a for a in tops if a.find(".//h1") is not None]
-    if len(with_h1) < 2:
-        return 0
-    removed = 0
-    for article in with_h1[1:]:
-        remove_element(article)
-        removed += 1
-    return removed
-
-
 def _words(el: etree._Element) -> int:
     return len(" ".join(el.itertext()).split())
 
@@ -240,9 +275,13 @@ def remove_fact_boxes(scope: etree._Element) -> int:
     reading list) and are not part of the running text a reader's copy of the article holds. A box
     that holds the headline (``<h1>``) is a layout wrapper, not a fact box, and stays.
     """
-    boxes = [el for el in scope.iterfind(".//*[@class]")
-             if el.tag not in ("html", "body", "main", "article") and _FACT_BOX.search(el.get("class") or "")
-             and el.find(".//h1") is None]
+    boxes = [
+        el
+        for el in scope.iterfind(".//*[@class]")
+        if el.tag not in ("html", "body", "main", "article")
+        and _FACT_BOX.search(el.get("class") or "")
+        and el.find(".//h1") is None
+    ]
     chosen = set(boxes)
     removed = 0
     for el in boxes:
@@ -256,21 +295,19 @@ def remove_fact_boxes(scope: etree._Element) -> int:
 def preclean_tree(
     root: etree._Element, rules: RuleSet | None = None, problems: list[str] | None = None
 ) -> dict[str, int]:
-    """Pre-clean a parsed page in place; returns counts ``{"hidden", "filtered", "embeds", "appended",
-    "teasers", "boxes"}`` -> n. A publication filter that would remove most of the page's prose is not
+    """Pre-clean a parsed page in place; returns counts ``{"hidden", "filtered", "teasers", "boxes"}`` -> n.
+    Embedded posts (tweets, Instagram) quoted in a story stay: they are part of what it reports. A publication filter that would remove most of the page's prose is not
     applied and recorded in ``problems`` (see :mod:`sacorpus.text.rules`)."""
     from sacorpus.text.rules import apply_filters, focus_body
 
     rules = rules or RuleSet()
-    stats = {"hidden": 0, "filtered": 0, "embeds": 0, "appended": 0, "teasers": 0, "boxes": 0}
+    stats = {"hidden": 0, "filtered": 0, "teasers": 0, "boxes": 0}
     body = root.find(".//body")
     scope = body if body is not None else root
     stats["filtered"] = apply_filters(root, rules, problems)
     if rules.body_selectors:
         focus_body(root, rules.body_selectors)
     stats["hidden"] = remove_hidden(scope)
-    stats["embeds"] = remove_social_embeds(scope)
-    stats["appended"] = remove_appended_articles(scope)
     stats["teasers"] = remove_teaser_cards(scope)
     stats["boxes"] = remove_fact_boxes(scope)
     space_blocks(scope)
@@ -285,7 +322,9 @@ def parse_html(html: str, problems: list[str] | None = None) -> etree._Element |
     """
     if not html or not html.strip():
         return None
-    parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False, default_doctype=False)
+    parser = lxml.html.HTMLParser(
+        remove_comments=True, remove_pis=True, collect_ids=False, default_doctype=False
+    )
     if html.lstrip().startswith("<?xml"):
         html = re.sub(r"^\s*<\?xml[^>]*>", "", html)
     try:

@@ -18,7 +18,22 @@ _SEPARATORS = re.compile(_SEP)
 _TRAILING_SEP = re.compile(_SEP + r"$")
 _BYLINE_SEGMENT = re.compile(r"^(?:by|von|par|por|door|deur)\s+\S", re.I)
 _NON_ALNUM = re.compile(r"[\W_]+")
-_GENERIC_HOST_PARTS = {"www", "m", "amp", "mobile", "com", "co", "za", "org", "net", "news", "uk", "au", "de", "www2"}
+_GENERIC_HOST_PARTS = {
+    "www",
+    "m",
+    "amp",
+    "mobile",
+    "com",
+    "co",
+    "za",
+    "org",
+    "net",
+    "news",
+    "uk",
+    "au",
+    "de",
+    "www2",
+}
 
 
 def norm_key(text: str) -> str:
@@ -63,15 +78,16 @@ def is_site_segment(segment: str, site_keys: set[str]) -> bool:
     return False
 
 
-def strip_site(title: str, site_names: Iterable[str] = (), host: str | None = None,
-               headline: str | None = None) -> str:
+def strip_site(
+    title: str, site_names: Iterable[str] = (), host: str | None = None, headline: str | None = None
+) -> str:
     """Remove site-name prefixes/suffixes from ``title``; returns the cleaned title."""
     title = clean_spaces(title) or ""
     if not title:
         return title
     h = clean_spaces(headline) or ""
     if len(h) >= 10 and h != title:
-        if title.startswith(h) and _SEPARATORS.match(title[len(h):]):
+        if title.startswith(h) and _SEPARATORS.match(title[len(h) :]):
             return h
         if title.endswith(h) and _TRAILING_SEP.search(title[: len(title) - len(h)]):
             return h
@@ -93,8 +109,9 @@ def strip_site(title: str, site_names: Iterable[str] = (), host: str | None = No
     return out.strip() or title
 
 
-def headline_outside_branding(h1: str | None, title: str | None, site_names: Iterable[str] = (),
-                              host: str | None = None) -> str | None:
+def headline_outside_branding(
+    h1: str | None, title: str | None, site_names: Iterable[str] = (), host: str | None = None
+) -> str | None:
     """The <title> headline when the page's <h1> is only its branding, else None.
 
     Blogs and small sites often mark up the logo/site name as the <h1> ("Ethify") and put the
@@ -125,4 +142,11 @@ def headline_outside_branding(h1: str | None, title: str | None, site_names: Ite
     return None
 
 
-__all__ = ["clean_spaces", "headline_outside_branding", "host_keys", "is_site_segment", "norm_key", "strip_site"]
+__all__ = [
+    "clean_spaces",
+    "headline_outside_branding",
+    "host_keys",
+    "is_site_segment",
+    "norm_key",
+    "strip_site",
+]

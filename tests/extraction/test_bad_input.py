@@ -21,7 +21,9 @@ def timed(fn, *args, **kwargs):
 
 @pytest.mark.timeout(30)
 def test_pdf_body():
-    r, seconds = timed(process_page, b"%PDF-1.5\n" + bytes(range(256)) * 100, {"Content-Type": "application/pdf"}, URL)
+    r, seconds = timed(
+        process_page, b"%PDF-1.5\n" + bytes(range(256)) * 100, {"Content-Type": "application/pdf"}, URL
+    )
     assert r.decoded.is_binary and r.decoded.binary_kind == "pdf" and r.extracted is None
     assert seconds < 2
 
@@ -43,7 +45,9 @@ def test_empty_body():
 def test_fifty_megabyte_page():
     para = "<p>" + "Municipal workers downed tools in Mangaung over unpaid wages. " * 20 + "</p>\n"
     script = "<script>var x = '" + "a" * 1_000_000 + "';</script>"
-    html = "<html><body><article>" + script * 30 + para * (20_000_000 // len(para)) + "</article></body></html>"
+    html = (
+        "<html><body><article>" + script * 30 + para * (20_000_000 // len(para)) + "</article></body></html>"
+    )
     assert len(html) > 50_000_000
     ex, seconds = timed(extract_article, html, URL)
     assert ex.page_type in ("article", "error")
@@ -62,7 +66,11 @@ def test_ten_thousand_deep_nesting():
 
 @pytest.mark.timeout(30)
 def test_invalid_utf8():
-    body = b"<html><head><meta charset='utf-8'></head><body><article><p>" + b"Valid start \xff\xfe\xc3\x28 broken " * 50 + b"</p></article></body></html>"
+    body = (
+        b"<html><head><meta charset='utf-8'></head><body><article><p>"
+        + b"Valid start \xff\xfe\xc3\x28 broken " * 50
+        + b"</p></article></body></html>"
+    )
     r, _ = timed(process_page, body, {}, URL)
     assert "invalid-utf8" in r.decoded.problems
     assert r.extracted is not None and "Valid start" in r.extracted.text
@@ -70,10 +78,19 @@ def test_invalid_utf8():
 
 @pytest.mark.timeout(60)
 def test_entity_bomb():
-    dtd = ("<!DOCTYPE html [<!ENTITY a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;'>"
-           "<!ENTITY c '&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;'><!ENTITY d '&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;'>"
-           "<!ENTITY e '&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;'><!ENTITY f '&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;'>]>")
-    html = dtd + "<html><body><article><p>" + "&f;" * 1000 + "</p><p>" + "&amp;&#8217;&lt;" * 200_000 + "</p></article></body></html>"
+    dtd = (
+        "<!DOCTYPE html [<!ENTITY a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;'>"
+        "<!ENTITY c '&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;'><!ENTITY d '&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;'>"
+        "<!ENTITY e '&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;'><!ENTITY f '&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;'>]>"
+    )
+    html = (
+        dtd
+        + "<html><body><article><p>"
+        + "&f;" * 1000
+        + "</p><p>"
+        + "&amp;&#8217;&lt;" * 200_000
+        + "</p></article></body></html>"
+    )
     ex, seconds = timed(extract_article, html, URL)
     assert seconds < 30
     assert "a" * 10_000 not in ex.text  # user-defined entities are never expanded
@@ -89,7 +106,11 @@ def test_gzip_bomb_in_process_page():
 
 @pytest.mark.timeout(30)
 def test_truncated_gzip_page_keeps_text():
-    page = ("<html><body><article>" + "<p>Sentence about Polokwane water supply problems today.</p>" * 400 + "</article></body></html>").encode()
+    page = (
+        "<html><body><article>"
+        + "<p>Sentence about Polokwane water supply problems today.</p>" * 400
+        + "</article></body></html>"
+    ).encode()
     data = gzip.compress(page)
     r, _ = timed(process_page, data[: len(data) * 2 // 3], {}, URL)
     assert r.decompressed.problem == "truncated"

@@ -46,7 +46,11 @@ def test_rules_strip_text_and_filters(fixture_html):
 
 
 def test_prune_xpath_rule(make_page):
-    html = make_page(body="<div class='promo'><p>" + "Win a trip to Cape Town with our partner offer today. " * 4 + "</p></div>")
+    html = make_page(
+        body="<div class='promo'><p>"
+        + "Win a trip to Cape Town with our partner offer today. " * 4
+        + "</p></div>"
+    )
     assert "Win a trip" in extract_article(html, URL).text
     pruned = extract_article(html, URL, RuleSet(prune_xpaths=("//div[@class='promo']",)))
     assert "Win a trip" not in pruned.text
@@ -58,8 +62,15 @@ def test_paragraph_structure_kept(make_page):
 
 
 def test_fallback_title_date_from_feed(make_page):
-    ex = extract_article(make_page(), "https://example.org/story", fallback={
-        "title": "Feed title of the story", "published": "Fri, 28 Nov 2025 13:26:06 +0200", "authors": ["By Lerato Dlamini"]})
+    ex = extract_article(
+        make_page(),
+        "https://example.org/story",
+        fallback={
+            "title": "Feed title of the story",
+            "published": "Fri, 28 Nov 2025 13:26:06 +0200",
+            "authors": ["By Lerato Dlamini"],
+        },
+    )
     assert ex.title_clean == "Feed title of the story"
     assert ex.published_at == "2025-11-28T11:26:06Z"
     assert ex.authors == ["Lerato Dlamini"]
@@ -74,7 +85,9 @@ def test_gallery_is_labelled_not_dropped(fixture_html):
 def test_video_liveblog_short_pages(make_page):
     video = make_page(head="<meta property='og:type' content='video.other'>", paragraphs=1)
     assert extract_article(video, "https://www.enca.com/videos/clip-1").page_type == "video"
-    live = make_page(head='<script type="application/ld+json">{"@type":"LiveBlogPosting","headline":"Live: Budget"}</script>')
+    live = make_page(
+        head='<script type="application/ld+json">{"@type":"LiveBlogPosting","headline":"Live: Budget"}</script>'
+    )
     assert extract_article(live, "https://www.news24.com/live/budget").page_type == "liveblog"
     short = "<html><body><article><h1>Notice</h1><p>Office closed on Friday.</p></article></body></html>"
     assert extract_article(short, "https://x.co.za/notice").page_type == "short"
@@ -95,45 +108,84 @@ def test_process_page_runs_whole_path(fixture_html):
     assert result.extracted.title_clean.startswith("Severe storms")
 
 
-def test_furniture_lines_dropped_prose_kept():
-    from sacorpus.text.extract import drop_furniture_lines
+def test_furniture_lines_dropped_reporting_kept():
+    from sacorpus.text.linefilters import drop_furniture_lines
 
-    text = "\n".join([
-        "Water cuts hit Soweto",  # the headline repeated in the body
-        "Residents of Soweto queued for water on Monday.",
+    furniture = [
+        "Water cuts hit Soweto",  # the headline repeated in the body (the title is its own field)
         "READ MORE: Rand Water blames Eskom",
         "ALSO READ | Tshwane taps run dry",
         "FUNDA OLUNYE UDABA LAPHA | Kuboshwe abahlanu",
         "Image: Getty Images",
+    ]
+    reporting = [
+        "Residents of Soweto queued for water on Monday.",
         "05.08.2024, 20:59 Uhr",
         "By Thandi Mokoena",
         "(Sapa)",
         "Additional reporting by Reuters",
         "External content not available",
-        "External content not available",
-        "External content not available",
         "Got a story? Email our news team at news@example.co.za",
         "The council said more tankers would arrive on Tuesday.",
-    ])
-    out = drop_furniture_lines(text, ["Water cuts hit Soweto"], ["Thandi Mokoena"]).split("\n")
-    assert out == ["Residents of Soweto queued for water on Monday.",
-                   "The council said more tankers would arrive on Tuesday."]
+    ]
+    text = "\n".join(
+        [
+            furniture[0],
+            reporting[0],
+            *furniture[1:],
+            *reporting[1:6],
+            reporting[5],
+            reporting[5],
+            *reporting[6:],
+        ]
+    )
+    out = drop_furniture_lines(text, ["Water cuts hit Soweto"]).split("\n")
+    assert out == reporting  # a line repeated on the page keeps its first occurrence
 
 
-def test_fragments_dropped_only_on_news_reports(make_page):
+def test_lists_and_tables_stay_on_news_reports(make_page):
     ld = '<script type="application/ld+json">{"@type":"NewsArticle","headline":"Budget vote"}</script>'
-    body = ("<ul><li>Temp rating: 15°F</li><li>Fill: Synthetic</li></ul>"
-            "<ul><li>The bill was passed by parliament on Tuesday.</li><li>It now goes to the president.</li></ul>")
+    body = (
+        "<p>The specifications of the new trains were published on Tuesday by the rail agency.</p>"
+        "<ul><li>Top speed: 160 km/h</li><li>Seats: 1,200</li></ul>"
+        "<table><tr><td>Route</td><td>Trains</td></tr><tr><td>Soweto</td><td>12</td></tr></table>"
+    )
     news = extract_article(make_page(head=ld, body=body), URL)
-    blog = extract_article(make_page(body=body), URL)
-    assert "Temp rating" not in news.text and "The bill was passed" in news.text
-    assert "Temp rating" in blog.text
+    assert "Top speed: 160 km/h" in news.text and "Seats: 1,200" in news.text and "Soweto" in news.text
+
+
+def test_a_single_linked_line_stays_a_run_of_them_goes():
+    from sacorpus.text.linefilters import drop_link_lines
+
+    anchors = [
+        ("Cabinet approves the new water bill", "/a"),
+        ("Rand firms against the dollar", "/b"),
+        ("Springboks name squad for tour", "/c"),
+        ("Eskom warns of stage 2 load-shedding", "/d"),
+    ]
+    text = "\n".join(
+        [
+            "The minister said:",
+            "Cabinet approves the new water bill",
+            "It goes to parliament next.",
+            "Rand firms against the dollar",
+            "Springboks name squad for tour",
+            "Eskom warns of stage 2 load-shedding",
+        ]
+    )
+    assert drop_link_lines(text, anchors).split("\n") == [
+        "The minister said:",
+        "Cabinet approves the new water bill",
+        "It goes to parliament next.",
+    ]
 
 
 def test_long_paragraph_with_email_address_is_kept():
-    from sacorpus.text.extract import drop_furniture_lines
+    from sacorpus.text.linefilters import drop_furniture_lines
 
-    para = ("The municipality said residents who had not received a tanker by Wednesday could report the "
-            "outage to its call centre or write to water@joburg.example.org, and that teams would work through "
-            "the night to restore supply to the worst-affected parts of Soweto and Lenasia before the weekend.")
+    para = (
+        "The municipality said residents who had not received a tanker by Wednesday could report the "
+        "outage to its call centre or write to water@joburg.example.org, and that teams would work through "
+        "the night to restore supply to the worst-affected parts of Soweto and Lenasia before the weekend."
+    )
     assert drop_furniture_lines(para, []) == para

@@ -14,14 +14,24 @@ from sacorpus.text.titles import strip_site
 @pytest.mark.parametrize(
     "title,sites,host,expected",
     [
-        ("Load shedding returns to stage 4 | IOL", ["IOL"], "www.iol.co.za", "Load shedding returns to stage 4"),
+        (
+            "Load shedding returns to stage 4 | IOL",
+            ["IOL"],
+            "www.iol.co.za",
+            "Load shedding returns to stage 4",
+        ),
         ("Load shedding returns | IOL News", [], "www.iol.co.za", "Load shedding returns"),
         ("Man arrested in Durban - News24", [], "www.news24.com", "Man arrested in Durban"),
         ("News24 - Man arrested in Durban", [], "www.news24.com", "Man arrested in Durban"),
         ("Rand firms – The Citizen", ["The Citizen"], "www.citizen.co.za", "Rand firms"),
         ("Budget 3.0 | Sars gets R4bn", ["TimesLIVE"], "www.timeslive.co.za", "Budget 3.0 | Sars gets R4bn"),
         ("Zuma trial delayed again", ["Mail & Guardian"], "mg.co.za", "Zuma trial delayed again"),
-        ("Zuma trial delayed | The Mail &amp; Guardian", ["The Mail & Guardian"], "mg.co.za", "Zuma trial delayed"),
+        (
+            "Zuma trial delayed | The Mail &amp; Guardian",
+            ["The Mail & Guardian"],
+            "mg.co.za",
+            "Zuma trial delayed",
+        ),
     ],
 )
 def test_title_site_suffix_and_prefix(title, sites, host, expected):
@@ -29,7 +39,10 @@ def test_title_site_suffix_and_prefix(title, sites, host, expected):
 
 
 def test_title_by_headline_agreement():
-    assert strip_site("Storm damage in Tshwane | Gauteng | Daily Sun", [], "x.org", "Storm damage in Tshwane") == "Storm damage in Tshwane"
+    assert (
+        strip_site("Storm damage in Tshwane | Gauteng | Daily Sun", [], "x.org", "Storm damage in Tshwane")
+        == "Storm damage in Tshwane"
+    )
 
 
 @pytest.mark.parametrize(
@@ -62,7 +75,9 @@ def _meta(head: str, body: str = "", url: str = "https://www.news24.com/news/x")
 
 
 def test_date_from_json_ld():
-    m = _meta('<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2024-10-16T00:30:00+08:00"}</script>')
+    m = _meta(
+        '<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2024-10-16T00:30:00+08:00"}</script>'
+    )
     assert m.published_at == "2024-10-15T16:30:00Z"
     assert m.published_day == "2024-10-16"  # the day as the page states it
     assert m.published_raw == "2024-10-16T00:30:00+08:00"
@@ -79,9 +94,11 @@ def test_date_from_time_element():
 
 
 def test_date_from_url():
-    m = _meta("", "<p>no date here</p>", url="https://www.dailymaverick.co.za/article/2025-05-03-icj-hearings/")
+    m = _meta(
+        "", "<p>no date here</p>", url="https://www.dailymaverick.co.za/article/2025-05-03-icj-hearings/"
+    )
     assert m.published_day == "2025-05-03"
-    assert date_from_url("https://metro.co.uk/2024/07/17/kings-speech/") .date().isoformat() == "2024-07-17"
+    assert date_from_url("https://metro.co.uk/2024/07/17/kings-speech/").date().isoformat() == "2024-07-17"
 
 
 @pytest.mark.parametrize(
@@ -104,18 +121,24 @@ def test_future_and_garbage_dates_rejected():
 
 
 def test_authors_from_json_ld_list_and_outlet_fallback():
-    m = _meta('<meta property="og:site_name" content="News24">'
-              '<script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Organization","name":"News24"}}</script>',
-              '<div class="byline">By Sipho Nkosi</div>')
+    m = _meta(
+        '<meta property="og:site_name" content="News24">'
+        '<script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Organization","name":"News24"}}</script>',
+        '<div class="byline">By Sipho Nkosi</div>',
+    )
     assert m.authors == ["Sipho Nkosi"]
-    m = _meta('<meta property="og:site_name" content="News24">'
-              '<script type="application/ld+json">{"@type":"NewsArticle","author":[{"name":"A One"},{"name":"B Two"}]}</script>')
+    m = _meta(
+        '<meta property="og:site_name" content="News24">'
+        '<script type="application/ld+json">{"@type":"NewsArticle","author":[{"name":"A One"},{"name":"B Two"}]}</script>'
+    )
     assert m.authors == ["A One", "B Two"]
 
 
 def test_broken_json_ld_is_skipped():
-    m = _meta('<script type="application/ld+json">{"@type": "NewsArticle", "headline": "x",,, </script>'
-              '<meta property="og:title" content="Fallback headline works">')
+    m = _meta(
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "x",,, </script>'
+        '<meta property="og:title" content="Fallback headline works">'
+    )
     assert m.title_clean == "Fallback headline works"
 
 
@@ -137,8 +160,10 @@ def test_visible_headline_decides_between_json_ld_and_og_title():
 
 
 def test_breadcrumb_h1_is_not_the_visible_headline():
-    crumbs = ('<nav class="breadcrumb"><a href="/">Home</a><h1>Electricity to cost 12.7% more from April</h1></nav>'
-              "<article><p>x</p></article>")
+    crumbs = (
+        '<nav class="breadcrumb"><a href="/">Home</a><h1>Electricity to cost 12.7% more from April</h1></nav>'
+        "<article><p>x</p></article>"
+    )
     assert _meta(_TWO_HEADLINES, crumbs).title_clean == "Eskom tariffs: Nersa approves 12.7% hike"
     div_crumbs = crumbs.replace("<nav", "<div").replace("</nav>", "</div>")
     assert _meta(_TWO_HEADLINES, div_crumbs).title_clean == "Eskom tariffs: Nersa approves 12.7% hike"
@@ -155,9 +180,11 @@ def test_date_from_page_title_before_page_wide_guessing():
 
 
 def test_kicker_in_json_ld_headline_is_dropped_when_og_title_lacks_it():
-    head = ('<script type="application/ld+json">{"@type":"NewsArticle","headline":"Budget vote: '
-            'Parliament passes the fiscal framework"}</script>'
-            '<meta property="og:title" content="Parliament passes the fiscal framework">')
+    head = (
+        '<script type="application/ld+json">{"@type":"NewsArticle","headline":"Budget vote: '
+        'Parliament passes the fiscal framework"}</script>'
+        '<meta property="og:title" content="Parliament passes the fiscal framework">'
+    )
     assert _meta(head, "<p>x</p>").title_clean == "Parliament passes the fiscal framework"
     # the reader sees the kicker as part of the headline: keep it
     shown = "<article><h1>Budget vote: Parliament passes the fiscal framework</h1><p>x</p></article>"
@@ -168,11 +195,18 @@ def test_kicker_in_json_ld_headline_is_dropped_when_og_title_lacks_it():
 
 
 def test_author_from_twitter_written_by_label():
-    head = ('<meta name="author" content="desk@example.co.za"><meta name="twitter:label1" content="Written by">'
-            '<meta name="twitter:data1" content="Anna Sleegers"><meta name="twitter:label2" content="Est. reading time">'
-            '<meta name="twitter:data2" content="3 minutes">')
+    head = (
+        '<meta name="author" content="desk@example.co.za"><meta name="twitter:label1" content="Written by">'
+        '<meta name="twitter:data1" content="Anna Sleegers"><meta name="twitter:label2" content="Est. reading time">'
+        '<meta name="twitter:data2" content="3 minutes">'
+    )
     assert _meta(head).authors == ["Anna Sleegers"]
-    assert _meta('<meta name="twitter:label1" content="Est. reading time"><meta name="twitter:data1" content="3 minutes">').authors == []
+    assert (
+        _meta(
+            '<meta name="twitter:label1" content="Est. reading time"><meta name="twitter:data1" content="3 minutes">'
+        ).authors
+        == []
+    )
 
 
 _STORY = "".join(f"<p>Paragraph {i} of the story about the mining blasts near Maseru.</p>" for i in range(5))
@@ -182,7 +216,10 @@ _STORY = "".join(f"<p>Paragraph {i} of the story about the mining blasts near Ma
     "byline,expected",
     [
         ("<p><strong>Mohloai Mpesi</strong></p>", ["Mohloai Mpesi"]),
-        ("<p><strong>Mathatisi Sebusi/Mohalenyane Phakela</strong></p>", ["Mathatisi Sebusi", "Mohalenyane Phakela"]),
+        (
+            "<p><strong>Mathatisi Sebusi/Mohalenyane Phakela</strong></p>",
+            ["Mathatisi Sebusi", "Mohalenyane Phakela"],
+        ),
         ("<p><b>MTHOBISI SITHOLE</b></p>", ["MTHOBISI SITHOLE"]),
     ],
 )
@@ -195,8 +232,12 @@ def test_bold_name_paragraph_is_the_byline_when_nothing_else_names_a_person(byli
 
 @pytest.mark.parametrize(
     "para",
-    ["<p><strong>What happens next</strong></p>", "<p><strong>Background:</strong></p>",
-     "<p><strong>Mohloai Mpesi</strong> said the court would sit on Monday.</p>", "<p><strong>Stage 6 Blackouts</strong></p>"],
+    [
+        "<p><strong>What happens next</strong></p>",
+        "<p><strong>Background:</strong></p>",
+        "<p><strong>Mohloai Mpesi</strong> said the court would sit on Monday.</p>",
+        "<p><strong>Stage 6 Blackouts</strong></p>",
+    ],
 )
 def test_bold_subheads_and_lead_ins_are_not_bylines(para):
     assert _meta("", f"<div>{para}{_STORY}</div>", url="https://lestimes.com/x/").authors == []
@@ -208,8 +249,10 @@ def test_photo_credit_with_slash_is_not_an_author():
 
 
 def test_utc_published_time_shown_in_the_pages_own_offset():
-    ld = ('<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2022-05-04T00:44:52Z",'
-          '"dateModified":"2022-05-03T22:10:00-03:00"}</script>')
+    ld = (
+        '<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2022-05-04T00:44:52Z",'
+        '"dateModified":"2022-05-03T22:10:00-03:00"}</script>'
+    )
     m = _meta(ld)
     assert m.published_day == "2022-05-03"  # 21:44 in the newsroom's -03:00
     assert m.published_at == "2022-05-04T00:44:52Z"  # the stored instant is unchanged

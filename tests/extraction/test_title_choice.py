@@ -9,8 +9,10 @@ from sacorpus.text.titles import headline_outside_branding
 
 LD = "Eskom tariffs: Nersa approves 12.7% hike"
 OG = "Electricity to cost 12.7% more from April"
-HEAD = (f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{LD}"}}</script>'
-        f'<meta property="og:title" content="{OG}">')
+HEAD = (
+    f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{LD}"}}</script>'
+    f'<meta property="og:title" content="{OG}">'
+)
 CRUMB_H1 = f'<nav class="breadcrumb"><a href="/">Home</a><h1>{LD}</h1></nav>'
 
 
@@ -25,8 +27,10 @@ def test_header_h2_showing_og_title_beats_breadcrumb_seo_h1():
 
 
 def test_header_h2_with_kicker_span_showing_og_title():
-    body = CRUMB_H1 + (f'<article><h2><span class="kicker">Energy</span><span class="title">{OG}</span></h2>'
-                       "<p>x</p></article>")
+    body = CRUMB_H1 + (
+        f'<article><h2><span class="kicker">Energy</span><span class="title">{OG}</span></h2>'
+        "<p>x</p></article>"
+    )
     assert _title(HEAD, body) == OG
 
 
@@ -45,27 +49,45 @@ def test_logo_h1_gives_way_to_title_headline():
     assert _title(head, "<h1>Greenleaf</h1><p>x</p>") == "Vegetarian for a week: what changed"
     # leading branding is recognised when it is the site (host match)
     head = "<title>greenleaf » Vegetarian for a week: what changed</title>"
-    assert _title(head, "<h1>greenleaf</h1><p>x</p>", "https://greenleaf.example/x") == "Vegetarian for a week: what changed"
+    assert (
+        _title(head, "<h1>greenleaf</h1><p>x</p>", "https://greenleaf.example/x")
+        == "Vegetarian for a week: what changed"
+    )
 
 
 def test_h1_headline_is_not_mistaken_for_branding():
     head = "<title>News - Elder rises from the ghetto to Augusta</title>"
-    assert _title(head, "<h1>Elder rises from the ghetto to Augusta</h1><p>x</p>") == "Elder rises from the ghetto to Augusta"
-    assert headline_outside_branding("Elder rises from the ghetto to Augusta", "News - Elder rises from the ghetto to Augusta") is None
+    assert (
+        _title(head, "<h1>Elder rises from the ghetto to Augusta</h1><p>x</p>")
+        == "Elder rises from the ghetto to Augusta"
+    )
+    assert (
+        headline_outside_branding(
+            "Elder rises from the ghetto to Augusta", "News - Elder rises from the ghetto to Augusta"
+        )
+        is None
+    )
     # a leading segment that is not the site is not branding
-    assert headline_outside_branding("Greenleaf", "Greenleaf - Vegetarian for a week", [], "other.example") is None
+    assert (
+        headline_outside_branding("Greenleaf", "Greenleaf - Vegetarian for a week", [], "other.example")
+        is None
+    )
     assert headline_outside_branding("Greenleaf", "No separators here") is None
 
 
 def test_truncated_json_ld_headline_is_completed_from_another_candidate():
     full = "Taiwan's president's playbook should be essential reading for Hong Kong leader Carrie Lam"
     cut = full[:70].rstrip() + "..."
-    head = (f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{cut}"}}</script>'
-            f'<title>{full} | Morning Post</title><meta property="og:site_name" content="Morning Post">')
+    head = (
+        f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{cut}"}}</script>'
+        f'<title>{full} | Morning Post</title><meta property="og:site_name" content="Morning Post">'
+    )
     assert _title(head, "<p>x</p>") == full
     # nothing longer that starts with it: the headline stays as given
-    head = (f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{cut}"}}</script>'
-            "<title>Something else entirely | Morning Post</title>")
+    head = (
+        f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{cut}"}}</script>'
+        "<title>Something else entirely | Morning Post</title>"
+    )
     assert _title(head, "<p>x</p>") == cut
 
 

@@ -1,0 +1,63 @@
+"""Boilerplate by repetition: lines that recur on many pages of one publication.
+
+Why: a generic line filter cannot tell a site's "Sign up for our newsletter" from a sentence of the
+story, and every guess loses someone's text. Repetition across pages is evidence that holds on any
+site in any language: a line found on several different pages of the same publication is its page
+furniture. :class:`LineHistory` remembers hashes of the lines of the pages it has seen (bounded, least
+recently seen forgotten first); the page core drops a line once it has been seen on ``min_pages`` other
+pages, and only short lines (a repeated paragraph is more likely a syndicated copy than furniture).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Iterable
+
+MIN_PAGES = 3  # a line on this many other pages of the publication is boilerplate
+MIN_CHARS = 12  # shorter lines ("Share", "Home") say too little to count
+MAX_CHARS = 160  # longer lines are reporting, however often they recur (syndication, follow-ups)
+MAX_SHARE = 0.3  # a page that would lose more of its lines than this is a copy, not furniture
+
+
+def _key(line: str) -> bytes:
+    return hashlib.blake2b(" ".join(line.split()).casefold().encode("utf-8"), digest_size=8).digest()
+
+
+class LineHistory:
+    """Line hashes of the pages of one publication, with the number of pages each was seen on."""
+
+    def __init__(self, min_pages: int = MIN_PAGES, max_lines: int = 100_000) -> None:
+        self.min_pages = min_pages
+        self.max_lines = max_lines
+        self._pages: OrderedDict[bytes, int] = OrderedDict()
+
+    def candidates(self, lines: Iterable[str]) -> set[bytes]:
+        return {_key(line) for line in lines if MIN_CHARS <= len(line) <= MAX_CHARS}
+
+    def observe(self, lines: Iterable[str]) -> None:
+        """Count one page's distinct candidate lines (call once per page, after filtering it)."""
+        for key in self.candidates(lines):
+            self._pages[key] = self._pages.get(key, 0) + 1
+            self._pages.move_to_end(key)
+        while len(self._pages) > self.max_lines:
+            self._pages.popitem(last=False)
+
+    def is_boilerplate(self, line: str) -> bool:
+        if not MIN_CHARS <= len(line) <= MAX_CHARS:
+            return False
+        return self._pages.get(_key(line), 0) >= self.min_pages
+
+    def drop_repeated(self, text: str) -> str:
+        """``text`` without the lines seen on other pages, then the page is counted; whole pages that
+        repeat (syndicated copies) keep their lines."""
+        lines = text.split("\n")
+        doomed = [i for i, line in enumerate(lines) if self.is_boilerplate(line)]
+        self.observe(lines)
+        if not doomed or len(doomed) > MAX_SHARE * len(lines):
+            return text
+        gone = set(doomed)
+        return "\n".join(line for i, line in enumerate(lines) if i not in gone)
+
+
+__all__ = ["LineHistory"]

@@ -1,0 +1,130 @@
+"""Line filters: which lines of an extracted text are page furniture rather than the article.
+
+Kept apart from extraction so that each filter can be measured on its own (``benchmarks/snippet_losses.py``
+runs extraction with and without them against must-contain snippets of real pages).
+"""
+
+from __future__ import annotations
+
+import re
+
+from sacorpus.text.boilerplate import LineHistory
+
+#: consecutive lines that are each one whole link: a list of related stories, not the story
+LINK_RUN = 3
+
+
+def drop_link_lines(text: str, anchors: list[tuple[str, str]]) -> str:
+    """Remove runs of lines that are nothing but a link's text: related-story lists, "More from" boxes.
+
+    A single linked line inside a story (a linked headline the story discusses, a URL quoted as a link)
+    stays; only ``LINK_RUN`` or more in a row, a list of other articles' titles, go.
+    """
+    linked = {t for t, _ in anchors if len(t) >= 12}
+    if not linked:
+        return text
+    lines = text.split("\n")
+    is_link = [(line[2:] if line.startswith("- ") else line) in linked for line in lines]
+    out = []
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and is_link[j]:
+            j += 1
+        if j - i >= LINK_RUN:
+            i = j
+            continue
+        out.extend(lines[i : max(j, i + 1)])
+        i = max(j, i + 1)
+    return "\n".join(out)
+
+
+_SEE_ALSO = re.compile(
+    r"^\s*(?:read\s+(?:more|also|next)|also\s+read|more|related(?:\s+(?:articles?|stories|links|news))?|see\s+also|"
+    r"more\s+on\s+this(?:\s+story)?|recommended|don'?t\s+miss|les\s+også|lees\s+ook|lesen\s+sie\s+(?:auch|mehr)|"
+    r"mehr\s+zum\s+thema|auch\s+interessant|zum\s+artikel|lire\s+aussi|à\s+lire\s+aussi|lea\s+también|"
+    r"leia\s+também|läs\s+också|læs\s+også|lue\s+myös|czytaj\s+(?:też|także|więcej)|čtěte\s+také|"
+    r"funda\s+(?:futhi|olunye\s+udaba(?:\s+lapha)?)|lees\s+ook)\s*[:|\-–—>»]",
+    re.I,
+)
+# stand-alone furniture lines: widget labels, calls to action, credits, copyright
+_FURNITURE = re.compile(
+    r"^(?:read\s+more|czytaj\s+więcej|advertisement|advertentie|anzeige|publicité|publicidad|recommended(?:\s+videos?)?|"
+    r"popular|most\s+read|share(?:\s+this(?:\s+article)?)?|swipe\s*→?|embed|schlagwörter(?:\s+zu\s+diesem\s+artikel)?|"
+    r"tags?|etiketler\s*:?|fehler\s+gefunden\?.*|jetzt\s+unterstützen|lesedauer:.*|\d+\s+min(?:ute)?n?\s+(?:read|lesezeit)|"
+    r"(?:photo|foto|bild|image|picture|credit|source|quelle|imagen)s?\s*[:©].{0,90}|"
+    r".{0,90}(?:/|\bvia\s+)(?:getty\s*images|afp|reuters|ap|dpa|epa|shutterstock|gallo\s+images)|"
+    r"(?:copyright\s*)?©.{0,200}|copyright\s+\d{4}.{0,200}|"
+    r"(?:would\s+you\s+like\s+to\s+comment|sign\s+up\b|subscribe\b|join\s+our\b|follow\s+us\b|get\s+in\s+touch\b|"
+    r"for\s+the\s+latest\b|get\s+daily\b|do\s+you\s+have\s+a\s+story|please\s+read\s+our\s+comment|"
+    r"for\s+more\s+stories\s+like\s+this).{0,200})$",
+    re.I,
+)
+
+
+# calls to action in the languages of the corpus' neighbours
+_CALL_TO_ACTION = re.compile(
+    r"^(?:folgst\s+du\s+schon|wie\s+hat\s+ihnen\s+(?:dieser|der)\s+artikel\s+gefallen|kommentar\s+abgeben|"
+    r"du\s+musst\s+dich\s+einloggen|jetzt\s+(?:abonnieren|anmelden|registrieren)|suscr[ií]bete|"
+    r"esta\s+funcionalidad\s+es\s+s[oó]lo\s+para\s+suscriptores|get\s+the\s+latest\b|get\s+real-time\s+updates|"
+    r"join\s+(?:the\s+)?(?:conversation|thought-provoking)|click\s+here\s+to\s+(?:subscribe|sign\s+up|join)|"
+    r"download\s+(?:the|our)\s+(?:\w+\s+)?app|abonneer|abonnez-vous|iscriviti).{0,200}$",
+    re.I,
+)
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\W+", "", text).casefold()
+
+
+def drop_furniture_lines(text: str, titles: list[str]) -> str:
+    """Drop lines that are page furniture on any site, and repeats of a line within the page.
+
+    Kept only what measurably removes furniture on both evaluation sets and never reporting: stray
+    symbols, lines repeating the headline (the title is its own field; also glued to a kicker,
+    "KickerHeadline"), "Read more: ..." pointers, widget labels, photo credits, copyright and sign-up
+    prompts. A line repeated on the page keeps its first occurrence. Contact lines, credits of
+    contributors ("Additional reporting by ..."), date lines and bylines are text and stay.
+    """
+    keys = {_squash(t) for t in titles if t and len(_squash(t)) >= 12}
+    out = []
+    seen: set[str] = set()
+    for line in text.split("\n"):
+        squashed = _squash(line)
+        if not squashed:
+            if len(line) <= 3:
+                continue  # stray symbols ("¯", "___")
+        elif squashed in keys or (
+            len(line) < 300 and any(squashed.endswith(k) and len(squashed) < len(k) + 80 for k in keys)
+        ):
+            continue
+        if len(line) < 220 and (
+            _SEE_ALSO.match(line) or _FURNITURE.match(line) or _CALL_TO_ACTION.match(line)
+        ):
+            continue
+        if len(line) >= 15 and line in seen:
+            continue
+        seen.add(line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def filter_lines(
+    text: str,
+    *,
+    titles: list[str | None],
+    anchors: list[tuple[str, str]],
+    strip_text: tuple[str, ...] = (),
+    history: LineHistory | None = None,
+) -> str:
+    """Every line filter in order: link-line runs, furniture, the publication's static text, and lines
+    the publication repeats on other pages (``history``). Lists and tables stay."""
+    from sacorpus.text.preclean import strip_static_text
+
+    text = drop_link_lines(text, anchors)
+    text = drop_furniture_lines(text, [t for t in titles if t])
+    if strip_text:
+        text = strip_static_text(text, strip_text)
+    if history is not None:
+        text = history.drop_repeated(text)
+    return text
