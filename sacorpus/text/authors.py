@@ -75,6 +75,49 @@ _NOT_NAMES = re.compile(
 )
 
 
+# words of a company's name: such a byline is the outlet's owner or publisher, never a writer (wire
+# agencies and desks - "The Associated Press", "MND Staff", "BR24 Redaktion" - do sign reports and stay)
+_ORGANISATION_WORDS = frozenset(
+    [
+        "newspapers",
+        "newspaper",
+        "online",
+        "holdings",
+        "ltd",
+        "limited",
+        "inc",
+        "pty",
+        "corporation",
+        "company",
+        "publishing",
+        "publications",
+        "publishers",
+        "uitgewers",
+    ]
+)
+
+
+def is_organisation(name: str, site_keys: Iterable[str] = ()) -> bool:
+    """True for a byline naming an organisation rather than a person.
+
+    Evidence that holds on any site: a copyright sign ("(c) The Daily Telegraph"), a company word
+    ("Independent Newspapers Online", "Arena Holdings"), or the publication itself (its name or host).
+    Names are kept otherwise, in any language; so are agencies and desks that sign reports.
+    """
+    from sacorpus.text.titles import is_site_segment
+
+    text = " ".join(name.split())
+    if not text:
+        return True
+    if "©" in text or re.match(r"^\(?c\)\s|^copyright\b", text, re.I):
+        return True
+    words = [w.casefold() for w in re.findall(r"[^\W\d_]+", text)]
+    if _ORGANISATION_WORDS.intersection(words):
+        return True
+    keys = {k for k in site_keys if k}
+    return bool(keys) and is_site_segment(text, keys)
+
+
 _CREDIT = re.compile(r"^(?:image|images|photo|photos|picture|foto|bild|credit|source|quelle)\s*:", re.I)
 
 

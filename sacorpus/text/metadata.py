@@ -22,12 +22,13 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 
 from sacorpus.publications import RuleSet
-from sacorpus.text.authors import split_authors
+from sacorpus.text.authors import is_organisation, split_authors
 from sacorpus.text.dates import date_from_url, parse_date, to_utc_iso
 from sacorpus.text.titles import (
     clean_spaces,
     headline_outside_branding,
     host_keys,
+    is_generic_title,
     is_site_segment,
     norm_key,
     strip_site,
@@ -411,6 +412,12 @@ def extract_title(
         )
         if shown_as_og or kicker_only:
             cleaned = og_clean
+    site_keys = {norm_key(n) for n in site_names if n} | host_keys(host)
+    if is_generic_title(cleaned, site_keys):
+        # a site name, "Article" or a section label is never chosen over a real headline
+        cleaned = next((c for c in cleaned_candidates if not is_generic_title(c, site_keys)), cleaned)
+        if not is_generic_title(cleaned, site_keys) and is_generic_title(published, site_keys):
+            published = cleaned
     if candidates_out is not None:
         candidates_out.extend(c for c in (ld_headline, og_title, h1, *cleaned_candidates) if c)
     for pattern in rules.title_strip:
@@ -500,6 +507,10 @@ def extract_authors(
         nonlocal outlet_only
         if not found:
             return None
+        people = [a for a in found if not is_organisation(a, site_keys) or is_site_segment(a, site_keys)]
+        if not people:
+            return None  # only organisations ("Independent Newspapers Online", "(c) The Telegraph")
+        found = people
         if any(not is_site_segment(a, site_keys) for a in found):
             return found
         outlet_only = outlet_only or found

@@ -109,6 +109,40 @@ def strip_site(
     return out.strip() or title
 
 
+_GENERIC_TITLES = frozenset(
+    [
+        "article",
+        "articles",
+        "home",
+        "homepage",
+        "index",
+        "news",
+        "nuus",
+        "iindaba",
+        "izindaba",
+        "untitled",
+        "page",
+        "story",
+        "blog",
+        "post",
+        "latest",
+        "breaking",
+        "welcome",
+    ]
+)
+
+
+def is_generic_title(title: str | None, site_keys: set[str]) -> bool:
+    """A "title" that is no headline: empty, one word ("Article", "Sport"), or the site's own name."""
+    key = norm_key(title or "")
+    if not key:
+        return True
+    words = (title or "").split()
+    if len(words) <= 1 or key in _GENERIC_TITLES:
+        return True
+    return is_site_segment(title or "", site_keys)
+
+
 def headline_outside_branding(
     h1: str | None, title: str | None, site_names: Iterable[str] = (), host: str | None = None
 ) -> str | None:

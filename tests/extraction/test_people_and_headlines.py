@@ -1,0 +1,69 @@
+"""Author lists hold people (and the agencies or desks that sign), never the publisher's company or a
+copyright line; a generic title is never chosen over a real headline."""
+
+from __future__ import annotations
+
+import pytest
+
+from sacorpus.text.authors import is_organisation
+from sacorpus.text.metadata import extract_metadata
+from sacorpus.text.preclean import parse_html
+
+URL = "https://www.iol.co.za/news/politics/water-bill-passed-1234"
+
+
+def meta(head: str, body: str = "<p>x</p>"):
+    return extract_metadata(
+        parse_html(f"<html><head>{head}</head><body>{body}</body></html>"), URL, site_name="IOL"
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Independent Newspapers Online",
+        "(c) The Daily Telegraph",
+        "© 2026 Arena Holdings",
+        "Media24 Publishers",
+        "IOL",
+    ],
+)
+def test_organisations_are_not_people(name):
+    assert is_organisation(name, {"iol", "iolcoza"})
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Thandi Mokoena",
+        "Pieter van der Merwe",
+        "Sipho Hlongwane",
+        "The Associated Press",
+        "MND Staff",
+        "BR24 Redaktion",
+    ],
+)
+def test_people_agencies_and_desks_stay(name):
+    assert not is_organisation(name, {"iol", "iolcoza"})
+
+
+def test_a_copyright_author_falls_through_to_the_byline():
+    page = meta(
+        '<meta name="author" content="(c) The Daily Telegraph">',
+        '<div class="byline">By Thandi Mokoena</div><p>Story.</p>',
+    )
+    assert page.authors == ["Thandi Mokoena"]
+
+
+def test_the_publishers_company_is_not_an_author():
+    page = meta('<meta name="author" content="Independent Newspapers Online">')
+    assert page.authors == []
+
+
+@pytest.mark.parametrize("generic", ["Article", "IOL", "News"])
+def test_a_generic_title_never_beats_a_real_headline(generic):
+    page = meta(
+        f"<title>{generic}</title><meta property='og:title' content='{generic}'>",
+        "<article><h1>Parliament passes the water bill after a long night</h1><p>x</p></article>",
+    )
+    assert page.title_clean == "Parliament passes the water bill after a long night"
