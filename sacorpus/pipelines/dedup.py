@@ -19,6 +19,7 @@ from itemadapter import ItemAdapter
 
 from sacorpus.pipelines._common import Counter, enabled_store
 from sacorpus.pipelines.store import SerialWorker
+from sacorpus.publications import PublicationRegistry
 from sacorpus.storage.base import ArticleStore, StorageError
 from sacorpus.storage.shared import SharedStore
 from sacorpus.text.dedup import DedupConfig, DedupResult
@@ -48,6 +49,7 @@ class DedupPipeline:
         self._worker = SerialWorker("sacorpus-dedup")
         self._recent: OrderedDict[str, tuple[str | None, str, list]] = OrderedDict()
         self._down_until = 0.0  # after a store error: items pass unlabelled at once until then
+        self.publications = PublicationRegistry()  # each item's id_pattern gives its slug evidence
         self._deferred = 0
 
     @classmethod
@@ -87,7 +89,7 @@ class DedupPipeline:
             )
 
     def _label_unlabelled(self) -> Any:
-        return label_unlabelled(self.shared.open(), self.config)
+        return label_unlabelled(self.shared.open(), self.config, self.publications)
 
     async def process_item(self, item: Any) -> Any:
         if time.monotonic() < self._down_until:
@@ -117,7 +119,9 @@ class DedupPipeline:
 
     def _label(self, item: Any) -> DedupResult | None:
         store = self.shared.open()
-        result = dedup_record(store, item, self.config, keep_unchanged=True, recent=self._recent)
+        result = dedup_record(
+            store, item, self.config, keep_unchanged=True, recent=self._recent, publications=self.publications
+        )
         if result is not None:
             url = ItemAdapter(item).get("url")
             self._recent[url] = (result.fingerprint.text_hash, result.label, result.evidence)

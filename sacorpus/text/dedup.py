@@ -280,7 +280,10 @@ def fingerprint(
     canonical_url: str | None = None,
     sentences: Sequence[Sequence[int]] | None = None,
     config: DedupConfig | None = None,
+    slug: str | bool | None = True,
 ) -> Fingerprint:
+    """``slug``: True for the generic slug key of the URL, or the key a publication's ``id_pattern``
+    gives (None: the URL has no id, so no slug evidence)."""
     config = config or DedupConfig()
     features = sentence_features(text, sentences, config.min_sentence_chars, simhash=config.fuzzy_bits > 0)
     canon = canonical_key(canonical_url)
@@ -290,7 +293,7 @@ def fingerprint(
         url=url,
         text_hash=text_hash(text),
         canonical_key=canon or canonical_key(url),
-        slug_key=slug_key(url),
+        slug_key=slug_key(url) if slug is True else (slug or None),
         sentences={h: n for h, (n, _s) in features.items()},
         simhashes={h: s for h, (_n, s) in features.items() if s},
     )
@@ -442,6 +445,7 @@ def dedup_article(
     sentences: Sequence[Sequence[int]] | None = None,
     config: DedupConfig | None = None,
     add: bool = True,
+    slug: str | bool | None = True,
 ) -> DedupResult:
     """Label one article against the index, then (``add``) add it to the index.
 
@@ -449,7 +453,7 @@ def dedup_article(
     score 1.0), then sentence evidence. The label is the best score's; nothing is ever deleted.
     """
     config = config or DedupConfig()
-    fp = fingerprint(url, text, canonical_url=canonical_url, sentences=sentences, config=config)
+    fp = fingerprint(url, text, canonical_url=canonical_url, sentences=sentences, config=config, slug=slug)
     evidence: list[dict[str, Any]] = []
     seen: set[str] = set()
     for hit in index.dedup_lookup(

@@ -10,14 +10,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from itemadapter import ItemAdapter
 from tqdm import tqdm
 
+from sacorpus.publications import Publication, PublicationRegistry
+from sacorpus.sources.urls import UrlPolicy
 from sacorpus.storage.base import ArticleStore
 from sacorpus.text.dedup import DedupConfig, DedupResult, Fingerprint, dedup_article, text_hash
 
-_FIELDS = ("url", "text", "canonical_url", "sentences", "fetched_at")
+_FIELDS = ("url", "publication", "text", "canonical_url", "sentences", "fetched_at")
 
 
 #: Labels given in this run, for the refetch check while the store has not yet written them.
@@ -47,6 +50,16 @@ def unchanged_refetch(
     return DedupResult(stored["dedup_label"], list(stored.get("dedup_evidence") or []), fp)
 
 
+def publication_slug(url: str, publication: Publication | None) -> str | bool | None:
+    """The "same slug, changed id" key of ``url``: from the publication's ``id_pattern`` when it has one
+    (None when the URL carries no id), else True (the generic slug heuristic)."""
+    if publication is None or not publication.urls.id_pattern:
+        return True
+    path_key = UrlPolicy.from_publication(publication).slug_key(url)
+    host = (urlsplit(url).hostname or "").lower().removeprefix("www.")
+    return f"{host}{path_key}" if path_key else None
+
+
 def dedup_record(
     store: ArticleStore,
     record: Any,
@@ -54,6 +67,7 @@ def dedup_record(
     *,
     keep_unchanged: bool = False,
     recent: Mapping[str, tuple[str | None, str, list]] | None = None,
+    publications: PublicationRegistry | None = None,
 ) -> DedupResult | None:
     """Label one article (an item or a stored record) and add it to the index; None without text.
 
@@ -68,6 +82,7 @@ def dedup_record(
         kept = unchanged_refetch(store, get("url"), str(text), recent)
         if kept is not None:
             return kept
+    publication = publications.get(get("publication")) if publications is not None else None
     return dedup_article(
         store,
         get("url"),
@@ -75,6 +90,7 @@ def dedup_record(
         canonical_url=get("canonical_url"),
         sentences=get("sentences") or None,
         config=config,
+        slug=publication_slug(get("url"), publication),
     )
 
 
@@ -87,10 +103,11 @@ def rebuild_index(
     """
     store.dedup_clear()
     labels: Counter[str] = Counter()
+    publications = PublicationRegistry()  # each article's own id_pattern gives its slug evidence
     total = store.count()
     with tqdm(total=total, unit="article", desc="dedup --rebuild", disable=not progress) as bar:
         for record in store.iter_articles(fields=_FIELDS, batch_size=batch_size):
-            result = dedup_record(store, record, config)
+            result = dedup_record(store, record, config, publications=publications)
             if result is None:
                 labels["no_text"] += 1
                 store.update_fields(
@@ -114,16 +131,23 @@ def label_counts(store: ArticleStore) -> Counter[str]:
     return Counter(r.get("dedup_label") or "none" for r in store.iter_articles(fields=["dedup_label"]))
 
 
-def label_unlabelled(store: ArticleStore, config: DedupConfig) -> Counter[str]:
+def label_unlabelled(
+    store: ArticleStore, config: DedupConfig, publications: PublicationRegistry | None = None
+) -> Counter[str]:
     """Label and fingerprint every stored article that has text but no label, in fetched order.
 
     Rows written while the index could not be reached, or re-imported from a spill file without a
     label, would otherwise never be compared with anything: their duplicates would stay undetected.
     """
     labels: Counter[str] = Counter()
+    publications = publications or PublicationRegistry()
     for url in store.unlabelled_urls():
         record = store.get(url)
-        result = dedup_record(store, record, config, keep_unchanged=True) if record else None
+        result = (
+            dedup_record(store, record, config, keep_unchanged=True, publications=publications)
+            if record
+            else None
+        )
         if result is None:
             continue
         store.update_fields(

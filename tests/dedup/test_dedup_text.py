@@ -181,3 +181,18 @@ def test_config_from_settings_dict() -> None:
         }
     )
     assert cfg.duplicate == 0.9 and cfg.weight_long and cfg.min_sentence_chars == 10 and cfg.similar == 0.3
+
+
+def test_the_publications_id_pattern_gives_the_slug_evidence():
+    """``id_pattern`` works as documented: the same slug with a changed id is the same story, and a URL
+    without an id (a recurring section slug) gives no slug evidence at all."""
+    from sacorpus.publications import load_publication
+    from sacorpus.text.dedup_labels import publication_slug
+
+    demo = load_publication("demo")  # id_pattern '-(?P<id>\d{5,})$'
+    first = publication_slug("http://demo.sacorpus.invalid/news/2026/11/20/water-back-in-soweto-10001", demo)
+    moved = publication_slug("http://demo.sacorpus.invalid/news/2026/11/20/water-back-in-soweto-10777", demo)
+    other = publication_slug("http://demo.sacorpus.invalid/news/2026/11/20/rand-firms-10002", demo)
+    assert first == moved and first != other and isinstance(first, str)
+    assert publication_slug("http://demo.sacorpus.invalid/news/lotto-results", demo) is None
+    assert publication_slug("https://example.org/a/story-title-here-now", None) is True  # generic heuristic
