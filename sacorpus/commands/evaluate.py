@@ -38,12 +38,11 @@ def render(report: Report, misses: bool) -> str:
     if base.seconds:
         lines.append(f"time ratio sacorpus/trafilatura: {ours.seconds / base.seconds:.2f}x")
     if report.by_publication:
-        lines += [
-            "",
-            format_table(
-                "publication (sacorpus)", sorted(report.by_publication.values(), key=lambda s: s.name)
-            ),
-        ]
+        by_name = sorted(report.by_publication.values(), key=lambda s: s.name)
+        lines += ["", format_table("publication (with rules)", by_name), ""]
+        lines.append(
+            format_table("same pages without rules", [report.without_rules[s.name] for s in by_name])
+        )
     if misses:
         for field, rows in ours.misses.items():
             lines.append(f"\n== {field} misses: {len(rows)}")
@@ -100,6 +99,7 @@ class Command(ScrapyCommand):
                         "format": report.fmt,
                         "scores": [s.as_dict() for s in report.scores.values()],
                         "publications": [s.as_dict() for s in report.by_publication.values()],
+                        "without_rules": [s.as_dict() for s in report.without_rules.values()],
                     }
                 )
             else:

@@ -45,6 +45,7 @@ class Report:
     fmt: str
     scores: dict[str, Score]
     by_publication: dict[str, Score] = field(default_factory=dict)
+    without_rules: dict[str, Score] = field(default_factory=dict)  # the same pages with no publication rules
 
     def best_baseline(self, metric: str = "f1") -> Score:
         baselines = [s for name, s in self.scores.items() if name != SACORPUS]
@@ -67,10 +68,13 @@ def original_and_capture(url: str | None) -> tuple[str | None, object]:
 
 
 def run_sacorpus(
-    page: Page, publications: Iterable[Publication], history: LineHistory | None = None
+    page: Page, publications: Iterable[Publication], history: LineHistory | None = None, rules: bool = True
 ) -> tuple[Prediction, str | None]:
     url, captured = original_and_capture(page.url)
     publication = publication_of(url, publications)
+    slug = publication.slug if publication else None
+    if not rules:
+        publication = None
     start = time.perf_counter()
     result = process_page(page.body, {}, url, publication, captured, history=history)  # type: ignore[arg-type]
     elapsed = time.perf_counter() - start
@@ -82,7 +86,7 @@ def run_sacorpus(
         date=(ex.published_day if ex else None),
         seconds=elapsed,
     )
-    return pred, (publication.slug if publication else None)
+    return pred, slug
 
 
 def run_trafilatura(page: Page, options: dict[str, bool], metadata: bool) -> Prediction:
@@ -107,6 +111,7 @@ def run_trafilatura(page: Page, options: dict[str, bool], metadata: bool) -> Pre
 
 
 PageOutcome = tuple[Page, str | None, dict[str, Prediction]]
+WITHOUT_RULES = "sacorpus without rules"
 
 
 def _run_group(pages: list[Page]) -> list[PageOutcome]:
@@ -117,6 +122,8 @@ def _run_group(pages: list[Page]) -> list[PageOutcome]:
     for page in pages:
         ours, slug = run_sacorpus(page, publications, history)
         preds = {SACORPUS: ours}
+        if slug:  # what the publication's rules buy on this page, measured in the same run
+            preds[WITHOUT_RULES] = run_sacorpus(page, publications, rules=False)[0]
         for n, (name, options) in enumerate(BASELINES.items()):
             preds[name] = run_trafilatura(page, options, metadata=n == 0)
         out.append((page, slug, preds))
@@ -148,9 +155,13 @@ def evaluate(
         nonlocal done
         for page, slug, preds in outcomes:
             for name, pred in preds.items():
-                score_page(report.scores[name], page, pred, fmt)
+                if name in report.scores:
+                    score_page(report.scores[name], page, pred, fmt)
             if slug:
                 score_page(report.by_publication.setdefault(slug, Score(slug)), page, preds[SACORPUS], fmt)
+                score_page(
+                    report.without_rules.setdefault(slug, Score(slug)), page, preds[WITHOUT_RULES], fmt
+                )
             done += 1
         if progress:
             progress(done)
