@@ -31,8 +31,10 @@ CONFIGS = {
     # sacorpus: JOBDIR disk queue, DiskDupeFilter (SQLite seen set, bounded RAM cache), ResumableScheduler
     "disk": {},
     # Scrapy's stock frontier: memory queue (no JOBDIR) and the in-memory RFPDupeFilter
-    "memory": {"SCHEDULER": "scrapy.core.scheduler.Scheduler",
-               "DUPEFILTER_CLASS": "scrapy.dupefilters.RFPDupeFilter"},
+    "memory": {
+        "SCHEDULER": "scrapy.core.scheduler.Scheduler",
+        "DUPEFILTER_CLASS": "scrapy.dupefilters.RFPDupeFilter",
+    },
 }
 
 
@@ -84,21 +86,39 @@ def child(config: str, n: int, port: int, out: str, jobdir: str, drain: int) -> 
                 raise CloseSpider("all_enqueued_and_drained")
 
         def closed(self, reason):
-            result = {"config": config, "n": n, "reason": reason, "peak_rss_mb": peak_rss_mb(),
-                      "enqueue_seconds": self.enqueue_seconds, "queued_at_close": self.queued_at_close,
-                      "queued_when_enqueued": self.queued_when_enqueued,
-                      "parsed": self.crawler.stats.get_value("bench/parsed", 0),
-                      "filtered": self.crawler.stats.get_value("dupefilter/filtered", 0)}
+            result = {
+                "config": config,
+                "n": n,
+                "reason": reason,
+                "peak_rss_mb": peak_rss_mb(),
+                "enqueue_seconds": self.enqueue_seconds,
+                "queued_at_close": self.queued_at_close,
+                "queued_when_enqueued": self.queued_when_enqueued,
+                "parsed": self.crawler.stats.get_value("bench/parsed", 0),
+                "filtered": self.crawler.stats.get_value("dupefilter/filtered", 0),
+            }
             Path(out).write_text(json.dumps(result))
 
     settings = get_project_settings()
-    settings.setdict({
-        "JOBDIR": jobdir if config == "disk" else None, "SACORPUS_JOBDIR_ROOT": None,
-        "ITEM_PIPELINES": {}, "EXTENSIONS": {}, "ROBOTSTXT_OBEY": False, "AUTOTHROTTLE_ENABLED": False,
-        "DOWNLOAD_DELAY": 0, "CONCURRENT_REQUESTS": 1, "LOG_LEVEL": "WARNING", "TELNETCONSOLE_ENABLED": False,
-        "SACORPUS_STORE_ENABLED": False, "MEMUSAGE_ENABLED": False, "RETRY_ENABLED": False,
-        **CONFIGS[config],
-    }, priority="cmdline")
+    settings.setdict(
+        {
+            "JOBDIR": jobdir if config == "disk" else None,
+            "SACORPUS_JOBDIR_ROOT": None,
+            "ITEM_PIPELINES": {},
+            "EXTENSIONS": {},
+            "ROBOTSTXT_OBEY": False,
+            "AUTOTHROTTLE_ENABLED": False,
+            "DOWNLOAD_DELAY": 0,
+            "CONCURRENT_REQUESTS": 1,
+            "LOG_LEVEL": "WARNING",
+            "TELNETCONSOLE_ENABLED": False,
+            "SACORPUS_STORE_ENABLED": False,
+            "MEMUSAGE_ENABLED": False,
+            "RETRY_ENABLED": False,
+            **CONFIGS[config],
+        },
+        priority="cmdline",
+    )
     process = CrawlerProcess(settings)
     process.crawl(FrontierBench)
     process.start()
@@ -126,9 +146,28 @@ def run(config: str, n: int, port: int, timeout: float, drain: int) -> dict:
     with tempfile.TemporaryDirectory(prefix=f"frontier-{config}-") as tmp:
         out = Path(tmp, "result.json")
         t0 = time.monotonic()
-        proc = subprocess.run([sys.executable, __file__, "--child", config, "-n", str(n), "--port", str(port),
-                               "--out", str(out), "--jobdir", str(Path(tmp, "job")), "--drain", str(drain)],
-                              cwd=REPO, timeout=timeout, capture_output=True, text=True)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--child",
+                config,
+                "-n",
+                str(n),
+                "--port",
+                str(port),
+                "--out",
+                str(out),
+                "--jobdir",
+                str(Path(tmp, "job")),
+                "--drain",
+                str(drain),
+            ],
+            cwd=REPO,
+            timeout=timeout,
+            capture_output=True,
+            text=True,
+        )
         if not out.exists():
             raise SystemExit(f"{config} run failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
         result = json.loads(out.read_text())
@@ -138,7 +177,9 @@ def run(config: str, n: int, port: int, timeout: float, drain: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("data", nargs="?", default=str(REPO.parent / "shared" / "data"), help="unused (convention)")
+    ap.add_argument(
+        "data", nargs="?", default=str(REPO.parent / "shared" / "data"), help="unused (convention)"
+    )
     ap.add_argument("-n", type=int, default=1_000_000, help="requests queued per run")
     ap.add_argument("--timeout", type=float, default=900, help="seconds per run")
     ap.add_argument("--drain", type=int, default=2000, help="requests answered after all are enqueued")
@@ -159,9 +200,11 @@ def main() -> None:
     finally:
         server.shutdown()
     for r in results.values():
-        print(f"{r['config']:>6}: peak RSS {r['peak_rss_mb']:7.1f} MB | {r['n']:,} requests enqueued in "
-              f"{r['enqueue_seconds']:.1f} s, {r['queued_when_enqueued']:,} queued at once, "
-              f"{r['parsed']:,} answered, {r['queued_at_close']:,} left | wall {r['wall_seconds']} s")
+        print(
+            f"{r['config']:>6}: peak RSS {r['peak_rss_mb']:7.1f} MB | {r['n']:,} requests enqueued in "
+            f"{r['enqueue_seconds']:.1f} s, {r['queued_when_enqueued']:,} queued at once, "
+            f"{r['parsed']:,} answered, {r['queued_at_close']:,} left | wall {r['wall_seconds']} s"
+        )
     disk, mem = results["disk"]["peak_rss_mb"], results["memory"]["peak_rss_mb"]
     ratio = disk / mem
     print(f"ratio disk/memory peak RSS: {ratio:.3f}  (goal: disk <= 300 MB and ratio <= 0.25)")

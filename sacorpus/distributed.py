@@ -108,7 +108,8 @@ def check_reachable(url: str, timeout: float = 10.0) -> None:
     except (RedisError, ValueError) as exc:
         raise DistributedCrawlError(
             f"Redis at {url} is not reachable ({exc}); start it or unset {URL_SETTING}/REDIS_URL "
-            "to crawl on this machine alone") from None
+            "to crawl on this machine alone"
+        ) from None
 
 
 def workers_key(prefix: str, spider_name: str) -> str:
@@ -154,8 +155,9 @@ def seen_fingerprint(request: Request, fingerprinter: Any = None) -> str:
 class RedisDupeFilter(RFPDupeFilter):
     """The shared seen-set: a Redis set of fingerprints (SADD says atomically who saw a URL first)."""
 
-    def __init__(self, server: Any, key: str, debug: bool = False, *, fingerprinter: Any = None,
-                 stats: Any = None) -> None:
+    def __init__(
+        self, server: Any, key: str, debug: bool = False, *, fingerprinter: Any = None, stats: Any = None
+    ) -> None:
         super().__init__(server, key, debug)
         self.fingerprinter = fingerprinter
         self.stats = stats
@@ -165,8 +167,13 @@ class RedisDupeFilter(RFPDupeFilter):
         s = crawler.settings
         name = crawler.spider.name if crawler.spider is not None else crawler.spidercls.name
         key = s.get("SCHEDULER_DUPEFILTER_KEY", f"{DEFAULT_PREFIX}:%(spider)s:seen") % {"spider": name}
-        return cls(get_redis_from_settings(s), key, s.getbool("DUPEFILTER_DEBUG"),
-                   fingerprinter=crawler.request_fingerprinter, stats=crawler.stats)
+        return cls(
+            get_redis_from_settings(s),
+            key,
+            s.getbool("DUPEFILTER_DEBUG"),
+            fingerprinter=crawler.request_fingerprinter,
+            stats=crawler.stats,
+        )
 
     @classmethod
     def from_spider(cls, spider: Any) -> RedisDupeFilter:
@@ -198,8 +205,15 @@ class RedisScheduler(_ScrapyRedisScheduler):
     Adds: worker registration with heartbeats, the end of a crawl generation (see the module doc),
     undecodable queued requests skipped and counted, and no ``spider=`` in stats calls."""
 
-    def __init__(self, server: Any, *, crawler: Any = None, key_prefix: str = DEFAULT_PREFIX,
-                 heartbeat: float = DEFAULT_HEARTBEAT, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        server: Any,
+        *,
+        crawler: Any = None,
+        key_prefix: str = DEFAULT_PREFIX,
+        heartbeat: float = DEFAULT_HEARTBEAT,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(server, **kwargs)
         self.crawler = crawler
         self.key_prefix = key_prefix
@@ -218,7 +232,8 @@ class RedisScheduler(_ScrapyRedisScheduler):
         except RedisError as exc:
             raise DistributedCrawlError(
                 f"Redis at {url or 'REDIS_HOST/REDIS_PORT'} is not reachable ({exc}); start it or unset "
-                f"{URL_SETTING}/REDIS_URL to crawl on this machine alone") from exc
+                f"{URL_SETTING}/REDIS_URL to crawl on this machine alone"
+            ) from exc
         kwargs: dict[str, Any] = {
             "persist": s.getbool("SCHEDULER_PERSIST", True),
             "flush_on_start": s.getbool("SCHEDULER_FLUSH_ON_START"),
@@ -230,11 +245,14 @@ class RedisScheduler(_ScrapyRedisScheduler):
         }
         serializer = s.get("SCHEDULER_SERIALIZER")
         if serializer:  # a module (or object) with loads/dumps, as in scrapy-redis
-            kwargs["serializer"] = importlib.import_module(serializer) if isinstance(serializer, str) else serializer
+            kwargs["serializer"] = (
+                importlib.import_module(serializer) if isinstance(serializer, str) else serializer
+            )
         df_cls = load_object(kwargs["dupefilter_cls"])
         kwargs["dupefilter"] = df_cls.from_crawler(crawler)
         instance = cls(
-            server, crawler=crawler,
+            server,
+            crawler=crawler,
             key_prefix=s.get("SACORPUS_REDIS_KEY_PREFIX") or DEFAULT_PREFIX,
             heartbeat=s.getfloat("SACORPUS_REDIS_HEARTBEAT", DEFAULT_HEARTBEAT),
             **kwargs,
@@ -277,8 +295,9 @@ class RedisScheduler(_ScrapyRedisScheduler):
         if self.stats is not None:
             self.stats.set_value("sacorpus/redis/queue_at_start", waiting)
             self.stats.set_value("sacorpus/redis/other_workers_at_start", len(self.live_workers()))
-        logger.info("distributed crawl: worker %s on %s (%d requests queued)", self.worker_id,
-                    self.queue.key, waiting)
+        logger.info(
+            "distributed crawl: worker %s on %s (%d requests queued)", self.worker_id, self.queue.key, waiting
+        )
 
     def close(self, reason: str) -> None:
         if self._beat is not None and self._beat.running:
@@ -289,13 +308,21 @@ class RedisScheduler(_ScrapyRedisScheduler):
             queued = len(self.queue)
             if reason == "finished" and not others and not queued:
                 self.df.clear()
-                logger.info("distributed crawl: last worker finished with an empty queue; seen-set %s "
-                            "cleared (the next crawl starts a new generation)", self.df.key)
+                logger.info(
+                    "distributed crawl: last worker finished with an empty queue; seen-set %s "
+                    "cleared (the next crawl starts a new generation)",
+                    self.df.key,
+                )
                 if self.stats is not None:
                     self.stats.set_value("sacorpus/redis/generation_finished", 1)
             else:
-                logger.info("distributed crawl: stopping (%s) with %d requests queued and %d other "
-                            "worker(s) live; the frontier stays in Redis", reason, queued, len(others))
+                logger.info(
+                    "distributed crawl: stopping (%s) with %d requests queued and %d other "
+                    "worker(s) live; the frontier stays in Redis",
+                    reason,
+                    queued,
+                    len(others),
+                )
         except RedisError as exc:
             logger.warning("distributed crawl: could not update Redis on close: %s", exc)
         if not self.persist:

@@ -39,7 +39,9 @@ class Article:
     status: int | None = None
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes | None = field(default=None, metadata={"serializer": _not_exported})
-    fallback: dict[str, Any] = field(default_factory=dict)  # feed / sitemap metadata: title, published, authors, guid, summary
+    fallback: dict[str, Any] = field(
+        default_factory=dict
+    )  # feed / sitemap metadata: title, published, authors, guid, summary
 
     # --- decoding (gzip, decode stages) --------------------------------------------------------
     content_encoding: str | None = None  # what the gzip stage found and undid (gzip, br, gzip+gzip, ...)
@@ -63,9 +65,13 @@ class Article:
     rule_version: str | None = None  # the publication rule set used (dated)
 
     # --- language, tokens (language, tokenize stages) -------------------------------------------
-    language: str | None = None  # ISO 639-1 where one exists (en, af, zu, xh, st, tn, ts, ss, ve), nso for Sepedi, nr for isiNdebele, "und"
+    language: str | None = (
+        None  # ISO 639-1 where one exists (en, af, zu, xh, st, tn, ts, ss, ve), nso for Sepedi, nr for isiNdebele, "und"
+    )
     language_prob: float | None = None
-    paragraph_languages: list[dict[str, Any]] = field(default_factory=list)  # [{"lang", "prob", "start", "end"}]
+    paragraph_languages: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # [{"lang", "prob", "start", "end"}]
     mixed_language: bool = False
     sentences: list[list[int]] = field(default_factory=list)  # [[start, end], ...] offsets into text
     tokens: list[str] = field(default_factory=list)

@@ -37,17 +37,30 @@ class CrawlRun:
         return self.workdir / "corpus.sqlite"
 
 
-def run_crawl(slug: str, workdir: Path, *args: str, env: dict[str, str] | None = None,
-              timeout: float = 300, export: bool = True) -> CrawlRun:
+def run_crawl(
+    slug: str,
+    workdir: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    timeout: float = 300,
+    export: bool = True,
+) -> CrawlRun:
     """Run ``scrapy crawl slug`` from the repo with its store and JOBDIR under ``workdir``."""
     workdir.mkdir(parents=True, exist_ok=True)
     out = workdir / "out.jsonl"
     if out.exists():
         out.unlink()
-    cmd = [*SCRAPY, "crawl", slug, *FAST,
-           "-s", f"SACORPUS_SQLITE_PATH={workdir / 'corpus.sqlite'}",
-           "-s", f"SACORPUS_JOBDIR_ROOT={workdir / 'jobs'}",
-           *args]
+    cmd = [
+        *SCRAPY,
+        "crawl",
+        slug,
+        *FAST,
+        "-s",
+        f"SACORPUS_SQLITE_PATH={workdir / 'corpus.sqlite'}",
+        "-s",
+        f"SACORPUS_JOBDIR_ROOT={workdir / 'jobs'}",
+        *args,
+    ]
     if export:
         cmd += ["-O", str(out)]
     full_env = {**os.environ, **(env or {})}
@@ -59,5 +72,3 @@ def run_crawl(slug: str, workdir: Path, *args: str, env: dict[str, str] | None =
     if export and out.exists():
         items = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line.strip()]
     return CrawlRun(proc.returncode, proc.stdout + proc.stderr, workdir, items)
-
-

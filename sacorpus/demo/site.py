@@ -49,7 +49,20 @@ SYNDICATION_BOILERPLATE = (
 )
 
 GALLERY_PATH = "/gallery/2026/11/05/jacaranda-season-in-pictures-12399"
-_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 _DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
 
@@ -89,23 +102,33 @@ def load_articles() -> list[DemoArticle]:
                 paragraphs = [derive["lead"], *source[1:]]
             elif kind == "added_sentence":
                 i = derive["paragraph"]
-                paragraphs = [*source[:i], source[i] + " " + derive["sentence"], *source[i + 1:]]
+                paragraphs = [*source[:i], source[i] + " " + derive["sentence"], *source[i + 1 :]]
             elif kind == "boilerplate":
                 paragraphs = [*source, *SYNDICATION_BOILERPLATE]
             elif kind == "exact_copy":
                 paragraphs = source
             else:
                 raise ValueError(f"articles.toml: article {e['id']}: unknown derive kind {kind!r}")
-        out.append(DemoArticle(
-            id=e["id"], section=e["section"], published=datetime.fromisoformat(e["date"]), slug=e["slug"],
-            headline=e["headline"], author=e["author"], lang=e.get("lang", "en"), paragraphs=tuple(paragraphs),
-            special=e.get("special"), variant_of=derive["from"] if derive else None,
-            variant_kind=derive["kind"] if derive else None,
-        ))
+        out.append(
+            DemoArticle(
+                id=e["id"],
+                section=e["section"],
+                published=datetime.fromisoformat(e["date"]),
+                slug=e["slug"],
+                headline=e["headline"],
+                author=e["author"],
+                lang=e.get("lang", "en"),
+                paragraphs=tuple(paragraphs),
+                special=e.get("special"),
+                variant_of=derive["from"] if derive else None,
+                variant_kind=derive["kind"] if derive else None,
+            )
+        )
     return sorted(out, key=lambda a: (a.published, a.id), reverse=True)
 
 
 # --- rendering ------------------------------------------------------------------------------------------
+
 
 def _e(text: str) -> str:
     return html.escape(text, quote=True)
@@ -128,8 +151,8 @@ def _header() -> str:
         '    <li><a href="{base}/news/">News</a></li>\n'
         '    <li><a href="{base}/business/">Business</a></li>\n'
         f'    <li><a href="{{base}}{GALLERY_PATH}">Pictures</a></li>\n'
-        '  </ul></nav>\n'
-        '</header>\n'
+        "  </ul></nav>\n"
+        "</header>\n"
     )
 
 
@@ -139,7 +162,7 @@ def _footer() -> str:
         '  <ul class="footer-links"><li><a href="{base}/about">About us</a></li>'
         '<li><a href="{base}/contact">Contact</a></li><li><a href="{base}/privacy">Privacy policy</a></li></ul>\n'
         f'  <p class="copyright">{_e(COPYRIGHT_TEXT)}</p>\n'
-        '</footer>\n'
+        "</footer>\n"
     )
 
 
@@ -148,7 +171,7 @@ def _page(title: str, head_extra: str, body: str, lang: str = "en") -> bytes:
         f'<!DOCTYPE html>\n<html lang="{lang}-ZA">\n<head>\n<meta charset="utf-8">\n'
         f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{_e(title)}</title>\n{head_extra}"
-        '<style>.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}</style>\n'
+        "<style>.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}</style>\n"
         f"</head>\n<body>\n{_header()}{body}{_footer()}</body>\n</html>\n"
     ).encode()
 
@@ -175,7 +198,7 @@ def _body_html(a: DemoArticle) -> str:
             mixed.append(p)
             if i < len(hidden):
                 mixed.append(hidden[i])
-        mixed.extend(hidden[len(paras):])
+        mixed.extend(hidden[len(paras) :])
         paras = mixed
     return "\n      ".join(paras)
 
@@ -243,7 +266,9 @@ def _listing(title: str, articles: list[DemoArticle]) -> bytes:
         f"{_human_date(a.published)}</time></li>"
         for a in articles
     )
-    body = f'<main id="content">\n  <h1>{_e(title)}</h1>\n  <ul class="story-list">\n{items}\n  </ul>\n</main>\n'
+    body = (
+        f'<main id="content">\n  <h1>{_e(title)}</h1>\n  <ul class="story-list">\n{items}\n  </ul>\n</main>\n'
+    )
     return _page(f"{title}{TITLE_SUFFIX}", "", body)
 
 
@@ -258,7 +283,9 @@ def _gallery() -> bytes:
         for i, c in enumerate(captions, 1)
     )
     head = '<meta property="og:type" content="website">\n<meta property="og:site_name" content="The Demo Gazette">\n'
-    body = f'<main id="content" class="gallery">\n  <h1>In pictures: jacaranda season</h1>\n{figures}\n</main>\n'
+    body = (
+        f'<main id="content" class="gallery">\n  <h1>In pictures: jacaranda season</h1>\n{figures}\n</main>\n'
+    )
     return _page("In pictures: jacaranda season" + TITLE_SUFFIX, head, body)
 
 
@@ -371,7 +398,7 @@ def build_site() -> dict[str, Resource]:
     site: dict[str, Resource] = {}
     for i, a in enumerate(articles):
         same = news if a.section == "news" else business
-        related = [r for r in same if r.id != a.id][i % 3: i % 3 + 3]
+        related = [r for r in same if r.id != a.id][i % 3 : i % 3 + 3]
         site[a.path] = Resource(render_article(a, related), HTML)
     site[GALLERY_PATH] = Resource(_gallery(), HTML)
     site["/"] = Resource(_listing(f"{SITE_NAME}: latest news", articles[:12]), HTML)
@@ -385,7 +412,9 @@ def build_site() -> dict[str, Resource]:
     site["/rss.xml"] = Resource(_rss(articles[:15]), "application/rss+xml; charset=utf-8")
     site["/business/atom.xml"] = Resource(_atom(business), "application/atom+xml; charset=utf-8")
     newest = articles[0].published
-    news_urls = [(a.path, a.published) for a in news] + [(GALLERY_PATH, datetime.fromisoformat("2026-11-05T10:00:00+02:00"))]
+    news_urls = [(a.path, a.published) for a in news] + [
+        (GALLERY_PATH, datetime.fromisoformat("2026-11-05T10:00:00+02:00"))
+    ]
     site[NEWS_SITEMAP_GZ] = Resource(gzip.compress(_urlset(news_urls), mtime=0), "application/x-gzip")
     site[BUSINESS_SITEMAP] = Resource(_urlset([(a.path, a.published) for a in business]), XML)
     site["/sitemap_index.xml"] = Resource(_sitemap_index([NEWS_SITEMAP_GZ, BUSINESS_SITEMAP], newest), XML)

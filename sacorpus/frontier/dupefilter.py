@@ -30,13 +30,21 @@ FILENAME = "requests.seen.sqlite"
 
 
 class DiskDupeFilter(BaseDupeFilter):
-    def __init__(self, path: str | None = None, *, fingerprinter: Any = None, cache_size: int = 100_000,
-                 flush_every: int = 1000, stats: Any = None) -> None:
+    def __init__(
+        self,
+        path: str | None = None,
+        *,
+        fingerprinter: Any = None,
+        cache_size: int = 100_000,
+        flush_every: int = 1000,
+        stats: Any = None,
+    ) -> None:
         self.path = path
         self.fingerprinter = fingerprinter
         self.stats = stats
-        self.seen = SeenStore(Path(path) / FILENAME if path else None, cache_size=cache_size,
-                              flush_every=flush_every)
+        self.seen = SeenStore(
+            Path(path) / FILENAME if path else None, cache_size=cache_size, flush_every=flush_every
+        )
         self.run: str | None = None
         self._logged = False
 

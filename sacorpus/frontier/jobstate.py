@@ -64,8 +64,11 @@ def begin(jobdir: str | Path) -> JobState:
         state = JobState(run=str(previous.get("run")), resumed=True)
     elif previous.get("status") == "running":
         state = JobState(run=JobState.new_run_id(), recovered=str(previous.get("run")))
-        logger.warning("the previous run %s in %s did not close cleanly (killed?): recovering",
-                       previous.get("run"), jobdir)
+        logger.warning(
+            "the previous run %s in %s did not close cleanly (killed?): recovering",
+            previous.get("run"),
+            jobdir,
+        )
     else:
         state = JobState(run=JobState.new_run_id())
     write(jobdir, state)

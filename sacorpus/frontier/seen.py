@@ -28,8 +28,13 @@ class SeenStore:
     bounded memory).
     """
 
-    def __init__(self, path: str | Path | None = None, cache_size: int = 100_000, flush_every: int = 1000,
-                 page_cache_mb: int = 16) -> None:
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        cache_size: int = 100_000,
+        flush_every: int = 1000,
+        page_cache_mb: int = 16,
+    ) -> None:
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if path is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="sacorpus-seen-")

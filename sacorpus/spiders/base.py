@@ -107,7 +107,9 @@ class PublicationSpider(scrapy.Spider):
         if self.source_kinds:
             unknown = set(self.source_kinds) - set(SOURCE_KINDS)
             if unknown:
-                raise ValueError(f"unknown source kind(s) {sorted(unknown)}; known: {', '.join(SOURCE_KINDS)}")
+                raise ValueError(
+                    f"unknown source kind(s) {sorted(unknown)}; known: {', '.join(SOURCE_KINDS)}"
+                )
         self.base_url_arg = kwargs.get("base_url")
         self.wayback_mode_arg = kwargs.get("wayback_mode")
         if self.wayback_mode_arg and self.wayback_mode_arg not in WAYBACK_MODES:
@@ -179,7 +181,9 @@ class PublicationSpider(scrapy.Spider):
         if not base:
             return url
         parts = urlsplit(url)
-        if parts.netloc and (self.publication.owns(parts.hostname or "") or parts.netloc in self._source_hosts()):
+        if parts.netloc and (
+            self.publication.owns(parts.hostname or "") or parts.netloc in self._source_hosts()
+        ):
             b = urlsplit(base)
             return urlunsplit((b.scheme, b.netloc, parts.path, parts.query, parts.fragment))
         return url
@@ -215,7 +219,9 @@ class PublicationSpider(scrapy.Spider):
             for url in src.sitemaps:
                 yield await self.polled_request(url, self.parse_sitemap, "sitemap")
         if src.robots and self.wants("robots"):
-            yield self.source_request(urljoin(self.publication.home, "/robots.txt"), self.parse_robots, "sitemap")
+            yield self.source_request(
+                urljoin(self.publication.home, "/robots.txt"), self.parse_robots, "sitemap"
+            )
         if self.wants("start_urls"):
             for url in src.start_urls:
                 yield self.source_request(url, self.parse_section, "link")
@@ -263,9 +269,12 @@ class PublicationSpider(scrapy.Spider):
         state = await self.poll_state(url)
         not_modified = response.status == 304
         fresh = pollstate.record_poll(
-            state, guids,
-            etag=_header(response, "ETag"), last_modified=_header(response, "Last-Modified"),
-            not_modified=not_modified)
+            state,
+            guids,
+            etag=_header(response, "ETag"),
+            last_modified=_header(response, "Last-Modified"),
+            not_modified=not_modified,
+        )
         interval = pollstate.next_interval(state)
         stats = self.crawler.stats
         if not_modified:
@@ -273,14 +282,22 @@ class PublicationSpider(scrapy.Spider):
         stats.inc_value(f"sacorpus/source/{kind}/new_entries", len(fresh))
         stats.min_value("sacorpus/source/next_poll_min_seconds", interval)
         stats.max_value("sacorpus/source/next_poll_max_seconds", interval)
-        logger.info("%s %s: %s, %d new entries; next poll proposed in %d s", kind, url,
-                    "not modified" if not_modified else "fetched", len(fresh), interval)
+        logger.info(
+            "%s %s: %s, %d new entries; next poll proposed in %d s",
+            kind,
+            url,
+            "not modified" if not_modified else "fetched",
+            len(fresh),
+            interval,
+        )
         await self.set_state(f"poll:{url}", state)
         return not not_modified
 
     def source_failed(self, failure: Any) -> None:
         request = failure.request
-        self.crawler.stats.inc_value(f"sacorpus/source/{request.meta.get('sacorpus_source', 'unknown')}/failed")
+        self.crawler.stats.inc_value(
+            f"sacorpus/source/{request.meta.get('sacorpus_source', 'unknown')}/failed"
+        )
         logger.warning("source %s failed: %s", request.url, failure.getErrorMessage())
 
     # --- feeds and sitemaps -------------------------------------------------------------------------------
@@ -295,7 +312,9 @@ class PublicationSpider(scrapy.Spider):
         stats.inc_value("sacorpus/source/feed/documents")
         if result.bozo:
             stats.inc_value("sacorpus/source/feed/bozo")
-            logger.warning("feed %s is ill-formed (%s); using what could be read", response.url, result.problem)
+            logger.warning(
+                "feed %s is ill-formed (%s); using what could be read", response.url, result.problem
+            )
         candidates = []
         for entry in result.entries:
             if not entry.url or not sitemaps.in_window(entry.published, self.since, self.until):
@@ -344,8 +363,12 @@ class PublicationSpider(scrapy.Spider):
             when = entry.news_published or entry.lastmod
             if not sitemaps.in_window(when, self.since, self.until):
                 continue
-            fallback = {"title": entry.news_title, "published": entry.news_published,
-                        "language": entry.news_language, "lastmod": entry.lastmod}
+            fallback = {
+                "title": entry.news_title,
+                "published": entry.news_published,
+                "language": entry.news_language,
+                "lastmod": entry.lastmod,
+            }
             candidates.append((entry.loc, {k: v for k, v in fallback.items() if v}))
         kind = "news_sitemap" if any(e.news_published or e.news_title for e in result.entries) else kind
         stats.inc_value("sacorpus/source/sitemap/entries", len(candidates))
@@ -381,15 +404,22 @@ class PublicationSpider(scrapy.Spider):
                 continue
             yield self.article_request(logical, kind, source_url, fallback)
 
-    def article_request(self, url: str, kind: str, source_url: str | None, fallback: dict[str, Any],
-                        **meta: Any) -> Request:
+    def article_request(
+        self, url: str, kind: str, source_url: str | None, fallback: dict[str, Any], **meta: Any
+    ) -> Request:
         """An article request; the seen filter keys it by the article URL (once per run, also with refetch)."""
         return Request(
             self.fetch_url(url),
             callback=self.parse_article,
             errback=self.article_failed,
-            meta={"sacorpus_url": url, "sacorpus_source": kind, "sacorpus_source_url": source_url,
-                  "sacorpus_fallback": fallback, "sacorpus_seen_key": url, **meta},
+            meta={
+                "sacorpus_url": url,
+                "sacorpus_source": kind,
+                "sacorpus_source_url": source_url,
+                "sacorpus_fallback": fallback,
+                "sacorpus_seen_key": url,
+                **meta,
+            },
         )
 
     def article_failed(self, failure: Any) -> None:
@@ -443,17 +473,29 @@ class PublicationSpider(scrapy.Spider):
 
     async def get_state(self, key: str) -> dict[str, Any] | None:
         """Component state from the store (off the reactor thread); None when absent or unavailable."""
-        return await self._ask_store("get_state", key, default=None, stat="state_errors",
-                                     failed=f"store state {key} not readable")
+        return await self._ask_store(
+            "get_state", key, default=None, stat="state_errors", failed=f"store state {key} not readable"
+        )
 
     async def set_state(self, key: str, value: dict[str, Any]) -> None:
-        await self._ask_store("set_state", key, value, default=None, stat="state_errors",
-                              failed=f"store state {key} not written")
+        await self._ask_store(
+            "set_state",
+            key,
+            value,
+            default=None,
+            stat="state_errors",
+            failed=f"store state {key} not written",
+        )
 
     async def stored_urls(self, urls: list[str]) -> set[str]:
         """URLs among ``urls`` that the store already has; on an outage none (fetch again instead)."""
-        return await self._ask_store("has_urls", urls, default=set(), stat="lookup_errors",
-                                     failed="store lookup failed; fetching without the already-stored check")
+        return await self._ask_store(
+            "has_urls",
+            urls,
+            default=set(),
+            stat="lookup_errors",
+            failed="store lookup failed; fetching without the already-stored check",
+        )
 
     async def _ask_store(self, method: str, *args: Any, default: Any, stat: str, failed: str) -> Any:
         """Call a blocking store method off the reactor thread; a store outage never stops the crawl."""
@@ -542,8 +584,9 @@ class PublicationSpider(scrapy.Spider):
                     runs.pop(key, None)
                 log.resume_keys.clear()
                 self.crawler.stats.set_value("sacorpus/source/wayback/windows_redone", len(redo))
-                logger.info("recovering from killed run %s: %d Wayback windows listed again", job.recovered,
-                            len(redo))
+                logger.info(
+                    "recovering from killed run %s: %d Wayback windows listed again", job.recovered, len(redo)
+                )
             self._windows, self._window_runs = log, runs
         return self._windows
 
@@ -577,21 +620,42 @@ class PublicationSpider(scrapy.Spider):
             self.crawler.stats.set_value("sacorpus/source/wayback/windows_skipped", skipped)
             logger.info("%s: %d Wayback windows finished in earlier runs are skipped", self.name, skipped)
 
-    def cdx_request(self, query: str, target: str, match: str, window: tuple[date, date],
-                    resume_key: str | None = None, captures: Iterable[tuple[str, str, str | None]] = ()) -> Request:
+    def cdx_request(
+        self,
+        query: str,
+        target: str,
+        match: str,
+        window: tuple[date, date],
+        resume_key: str | None = None,
+        captures: Iterable[tuple[str, str, str | None]] = (),
+    ) -> Request:
         """One CDX page: rate limited by the "wayback-cdx" slot, backed off on 429/503 by RetryAfterMiddleware."""
         homepage = query.startswith("homepage:")
         url = wayback.cdx_url(
-            target, match_type=match, start=window[0], end=window[1], base=self.wayback_base,
-            collapse="digest" if homepage else "urlkey", resume_key=resume_key,
-            limit=self.settings.getint("SACORPUS_WAYBACK_CDX_LIMIT", 5000), output=self.wayback_output)
+            target,
+            match_type=match,
+            start=window[0],
+            end=window[1],
+            base=self.wayback_base,
+            collapse="digest" if homepage else "urlkey",
+            resume_key=resume_key,
+            limit=self.settings.getint("SACORPUS_WAYBACK_CDX_LIMIT", 5000),
+            output=self.wayback_output,
+        )
         return Request(
-            url, callback=self.parse_cdx, errback=self.source_failed, priority=5,
-            meta={"sacorpus_source": "wayback", "sacorpus_source_url": url, "download_slot": "wayback-cdx",
-                  "autothrottle_dont_adjust_delay": True,
-                  "sacorpus_seen_key": f"cdx|{wayback.window_key(query, window)}|{resume_key or ''}",
-                  "sacorpus_cdx": (query, target, match, window[0].isoformat(), window[1].isoformat()),
-                  "sacorpus_homepage_captures": list(captures)},
+            url,
+            callback=self.parse_cdx,
+            errback=self.source_failed,
+            priority=5,
+            meta={
+                "sacorpus_source": "wayback",
+                "sacorpus_source_url": url,
+                "download_slot": "wayback-cdx",
+                "autothrottle_dont_adjust_delay": True,
+                "sacorpus_seen_key": f"cdx|{wayback.window_key(query, window)}|{resume_key or ''}",
+                "sacorpus_cdx": (query, target, match, window[0].isoformat(), window[1].isoformat()),
+                "sacorpus_homepage_captures": list(captures),
+            },
         )
 
     async def parse_cdx(self, response: Response) -> AsyncIterator[Request]:
@@ -605,13 +669,18 @@ class PublicationSpider(scrapy.Spider):
         window = (date.fromisoformat(w_start), date.fromisoformat(w_end))
         if page.problems and not page.captures and not page.resume_key:
             stats.inc_value("sacorpus/source/wayback/cdx_unreadable")
-            logger.warning("CDX answer %s is unreadable (%s); the window stays unfinished",
-                           response.url, page.problems[0])
+            logger.warning(
+                "CDX answer %s is unreadable (%s); the window stays unfinished",
+                response.url,
+                page.problems[0],
+            )
             return
         stats.inc_value("sacorpus/source/wayback/captures", len(page.captures))
         if query.startswith("homepage:"):
-            captures = [*response.meta.get("sacorpus_homepage_captures", ()),
-                        *((c.timestamp, c.original, c.digest) for c in page.captures)]
+            captures = [
+                *response.meta.get("sacorpus_homepage_captures", ()),
+                *((c.timestamp, c.original, c.digest) for c in page.captures),
+            ]
             if page.resume_key:
                 yield self.cdx_request(query, target, match, window, page.resume_key, captures)
                 return  # homepage windows are recorded whole: the walk-back needs every capture
@@ -629,23 +698,32 @@ class PublicationSpider(scrapy.Spider):
             else:
                 stats.inc_value("sacorpus/source/wayback/not_article")
         async for request in self.wayback_article_requests(
-                [(url, c.timestamp, c.original) for url, c in by_url.items()], response.url):
+            [(url, c.timestamp, c.original) for url, c in by_url.items()], response.url
+        ):
             yield request
         await self.record_window_page(query, window, page.resume_key)
 
-    def walk_back_requests(self, captures: list[tuple[str, str, str | None]], window: tuple[date, date],
-                           source_url: str) -> Iterable[Request]:
+    def walk_back_requests(
+        self, captures: list[tuple[str, str, str | None]], window: tuple[date, date], source_url: str
+    ) -> Iterable[Request]:
         """Homepage versions from the window's end back to its start, one per distinct content digest."""
-        pool = [wayback.Capture(urlkey="", timestamp=ts, original=original, digest=digest, statuscode=200)
-                for ts, original, digest in captures]
+        pool = [
+            wayback.Capture(urlkey="", timestamp=ts, original=original, digest=digest, statuscode=200)
+            for ts, original, digest in captures
+        ]
         end = datetime.combine(window[1], time(23, 59, 59), tzinfo=UTC)
         for capture in wayback.walk_back(pool, end, stop=window[0]):
             self.crawler.stats.inc_value("sacorpus/source/wayback/homepage_versions")
             yield Request(
-                capture.memento(self.wayback_base), callback=self.parse_wayback_homepage,
-                errback=self.source_failed, priority=3,
-                meta={"sacorpus_source": "wayback", "sacorpus_source_url": source_url,
-                      "sacorpus_homepage": (capture.timestamp, capture.original)},
+                capture.memento(self.wayback_base),
+                callback=self.parse_wayback_homepage,
+                errback=self.source_failed,
+                priority=3,
+                meta={
+                    "sacorpus_source": "wayback",
+                    "sacorpus_source_url": source_url,
+                    "sacorpus_homepage": (capture.timestamp, capture.original),
+                },
             )
 
     async def parse_wayback_homepage(self, response: Response) -> AsyncIterator[Request]:
@@ -655,8 +733,9 @@ class PublicationSpider(scrapy.Spider):
         if memento:
             timestamp = memento[0].ljust(14, "0")
         capture = wayback.Capture(urlkey="", timestamp=timestamp, original=original)
-        links = wayback.homepage_links(response.body, capture, accept=self.policy.is_article,
-                                       base=self.wayback_base)
+        links = wayback.homepage_links(
+            response.body, capture, accept=self.policy.is_article, base=self.wayback_base
+        )
         self.crawler.stats.inc_value("sacorpus/source/wayback/homepage_links", len(links))
         wanted: dict[str, tuple[str, str, str]] = {}
         for link in links:
@@ -667,8 +746,9 @@ class PublicationSpider(scrapy.Spider):
         async for request in self.wayback_article_requests(list(wanted.values()), response.url):
             yield request
 
-    async def wayback_article_requests(self, captures: list[tuple[str, str, str]],
-                                       source_url: str) -> AsyncIterator[Request]:
+    async def wayback_article_requests(
+        self, captures: list[tuple[str, str, str]], source_url: str
+    ) -> AsyncIterator[Request]:
         """``(url, timestamp, original)`` -> raw (``id_``) capture requests for URLs the store lacks."""
         urls = [url for url, _, _ in captures]
         known = await self.stored_urls(urls) if urls and not self.refetch else set()
@@ -679,8 +759,16 @@ class PublicationSpider(scrapy.Spider):
                 continue
             memento = wayback.memento_url(timestamp, original, base=self.wayback_base)
             yield Request(
-                memento, callback=self.parse_article, errback=self.article_failed,
-                meta={"sacorpus_url": url, "sacorpus_source": "wayback", "sacorpus_source_url": source_url,
-                      "sacorpus_wayback_timestamp": timestamp, "sacorpus_fallback": {},
-                      "sacorpus_final_url": memento, "sacorpus_seen_key": url},
+                memento,
+                callback=self.parse_article,
+                errback=self.article_failed,
+                meta={
+                    "sacorpus_url": url,
+                    "sacorpus_source": "wayback",
+                    "sacorpus_source_url": source_url,
+                    "sacorpus_wayback_timestamp": timestamp,
+                    "sacorpus_fallback": {},
+                    "sacorpus_final_url": memento,
+                    "sacorpus_seen_key": url,
+                },
             )

@@ -20,8 +20,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_until_listening(port: int, proc: subprocess.Popen, name: str, timeout: float = 30.0,
-                         log: Path | None = None) -> None:
+def wait_until_listening(
+    port: int, proc: subprocess.Popen, name: str, timeout: float = 30.0, log: Path | None = None
+) -> None:
     """Return once 127.0.0.1:port accepts connections; raise if ``proc`` exits or time runs out."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -61,7 +61,10 @@ def test_incremental_runs_conditional_get_and_refetch(crawl, tmp_path):
         assert proposed and all(MIN_INTERVAL <= s <= MAX_INTERVAL for s in proposed)
         with SQLiteStore(str(tmp_path / "corpus.sqlite")) as store:
             again = store.get_state(f"poll:{pub.sources.feeds[0]}")
-        assert again["empty_polls"] == feed_state["empty_polls"] + 1 and again["last_poll"] > feed_state["last_poll"]
+        assert (
+            again["empty_polls"] == feed_state["empty_polls"] + 1
+            and again["last_poll"] > feed_state["last_poll"]
+        )
 
         mark = len(server.requests)
         third = crawl("demo", *base, "-a", "refetch=1")

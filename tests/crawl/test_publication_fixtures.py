@@ -21,8 +21,12 @@ pytestmark = pytest.mark.slow
 
 SITES = REPO / "tests" / "sites"
 WAYBACK_FIXTURES = REPO / "tests" / "wayback"  # Wayback-only publications are crawled from a CDX replay there
-LIVE = [s for s, p in load_all().items() if s != "demo" and (p.sources.feeds or p.sources.sitemaps
-                                                              or p.sources.news_sitemaps or p.sources.start_urls)]
+LIVE = [
+    s
+    for s, p in load_all().items()
+    if s != "demo"
+    and (p.sources.feeds or p.sources.sitemaps or p.sources.news_sitemaps or p.sources.start_urls)
+]
 
 
 def test_every_publication_has_a_spider_file_and_a_fixture():

@@ -28,8 +28,9 @@ pytestmark = pytest.mark.slow
 def build_egg(dest: Path) -> Path:
     egg = dest / "sacorpus.egg"
     deploy = shutil.which("scrapyd-deploy", path=str(Path(sys.executable).parent)) or "scrapyd-deploy"
-    proc = subprocess.run([deploy, "--build-egg", str(egg)], cwd=REPO, capture_output=True, text=True,
-                          timeout=300)
+    proc = subprocess.run(
+        [deploy, "--build-egg", str(egg)], cwd=REPO, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return egg
 
@@ -50,12 +51,20 @@ def _post_multipart(url: str, fields: dict[str, str], files: dict[str, tuple[str
     boundary = uuid.uuid4().hex
     body = b""
     for name, value in fields.items():
-        body += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").encode()
+        body += (f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n').encode()
     for name, (filename, data) in files.items():
-        body += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{filename}\"\r\n"
-                 "Content-Type: application/octet-stream\r\n\r\n").encode() + data + b"\r\n"
+        body += (
+            (
+                f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+                "Content-Type: application/octet-stream\r\n\r\n"
+            ).encode()
+            + data
+            + b"\r\n"
+        )
     body += f"--{boundary}--\r\n".encode()
-    req = urllib.request.Request(url, data=body, headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    req = urllib.request.Request(
+        url, data=body, headers={"Content-Type": f"multipart/form-data; boundary={boundary}"}
+    )
     with urllib.request.urlopen(req, timeout=60) as resp:
         return json.loads(resp.read())
 
@@ -97,18 +106,26 @@ def scrapyd(tmp_path):
 def test_demo_crawl_runs_on_scrapyd(scrapyd, tmp_path):
     base, home = scrapyd
     egg = build_egg(tmp_path)
-    added = _post_multipart(f"{base}/addversion.json", {"project": "sacorpus", "version": "1"},
-                            {"egg": ("sacorpus.egg", egg.read_bytes())})
+    added = _post_multipart(
+        f"{base}/addversion.json",
+        {"project": "sacorpus", "version": "1"},
+        {"egg": ("sacorpus.egg", egg.read_bytes())},
+    )
     assert added["status"] == "ok", added
     assert added["spiders"] >= 13
     spiders = _get(f"{base}/listspiders.json?project=sacorpus")["spiders"]
     assert {"demo", "iol", "mg", "news24"} <= set(spiders)
     db = tmp_path / "scrapyd-corpus.sqlite"
-    job = _post(f"{base}/schedule.json", [
-        ("project", "sacorpus"), ("spider", "demo"),
-        ("setting", f"SACORPUS_SQLITE_PATH={db}"), ("setting", f"SACORPUS_JOBDIR_ROOT={tmp_path / 'jobs'}"),
-        ("setting", "CLOSESPIDER_ITEMCOUNT=8"),
-    ])
+    job = _post(
+        f"{base}/schedule.json",
+        [
+            ("project", "sacorpus"),
+            ("spider", "demo"),
+            ("setting", f"SACORPUS_SQLITE_PATH={db}"),
+            ("setting", f"SACORPUS_JOBDIR_ROOT={tmp_path / 'jobs'}"),
+            ("setting", "CLOSESPIDER_ITEMCOUNT=8"),
+        ],
+    )
     assert job["status"] == "ok", job
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:

@@ -39,9 +39,24 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     port = free_port()
     log = open(workdir / "redis.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
-        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--daemonize", "no", "--dir", str(workdir)],
-        cwd=workdir, stdout=log, stderr=subprocess.STDOUT,
+        [
+            exe,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--daemonize",
+            "no",
+            "--dir",
+            str(workdir),
+        ],
+        cwd=workdir,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     server = RedisServer(port, workdir)
     try:

@@ -100,7 +100,9 @@ def test_stopped_crawl_resumes_from_the_redis_queue(tmp_path: Path, redis_db, de
     client = redis_db.client()
     args = worker_args(redis_db.url, demo_site.base_url)
     shared = ["-s", f"SACORPUS_SQLITE_PATH={tmp_path / 'shared.sqlite'}"]
-    first = run_crawl("demo", tmp_path / "first", *args, *shared, "-s", "CLOSESPIDER_ITEMCOUNT=8", timeout=120)
+    first = run_crawl(
+        "demo", tmp_path / "first", *args, *shared, "-s", "CLOSESPIDER_ITEMCOUNT=8", timeout=120
+    )
     assert first.returncode == 0, first.log[-3000:]
     assert "'finish_reason': 'closespider_itemcount'" in first.log
     waiting = queued_urls(client)

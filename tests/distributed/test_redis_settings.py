@@ -85,7 +85,9 @@ def test_command_line_values_win_over_the_addon(redis_server):
 
 def test_seen_key_names_the_article_not_the_fetched_url():
     a = Request("http://127.0.0.1:1/news/a-1", meta={"sacorpus_seen_key": "http://x.invalid/news/a-1"})
-    b = Request("http://web.archive.org/web/2014id_/x", meta={"sacorpus_seen_key": "http://x.invalid/news/a-1"})
+    b = Request(
+        "http://web.archive.org/web/2014id_/x", meta={"sacorpus_seen_key": "http://x.invalid/news/a-1"}
+    )
     c = Request("http://127.0.0.1:1/news/a-1")
     assert seen_fingerprint(a) == seen_fingerprint(b) != seen_fingerprint(c)
     redirected = a.replace(url="http://127.0.0.1:1/news/a-1-new", meta={**a.meta, "redirect_urls": [a.url]})

@@ -39,9 +39,22 @@ def article_gets(server: SiteServer, start: int = 0) -> list[str]:
 
 def test_sigkill_half_way_then_resume(tmp_path):
     db = tmp_path / "corpus.sqlite"
-    args = ["-a", "sources=sitemaps", "-s", "ROBOTSTXT_OBEY=False", "-s", "SACORPUS_STORE_BATCH_SIZE=5",
-            "-s", "SACORPUS_STORE_FLUSH_SECONDS=1", "-s", "CONCURRENT_REQUESTS=2", "-s", "DOWNLOAD_DELAY=0.04",
-            "-s", "SACORPUS_DEDUP_ENABLED=False"]
+    args = [
+        "-a",
+        "sources=sitemaps",
+        "-s",
+        "ROBOTSTXT_OBEY=False",
+        "-s",
+        "SACORPUS_STORE_BATCH_SIZE=5",
+        "-s",
+        "SACORPUS_STORE_FLUSH_SECONDS=1",
+        "-s",
+        "CONCURRENT_REQUESTS=2",
+        "-s",
+        "DOWNLOAD_DELAY=0.04",
+        "-s",
+        "SACORPUS_DEDUP_ENABLED=False",
+    ]
     with SiteServer(generated_site(N)) as server:
         args += ["-a", f"base_url={server.base_url}"]
         proc = start_crawl("demo", tmp_path, *args)

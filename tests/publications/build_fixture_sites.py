@@ -31,38 +31,93 @@ ARC_RSS = "arc/outboundfeeds/rss/index.xml@outputType=xml"
 # slug -> (site name, <title> suffix, layout, newsletter class, source files: (kind, file path))
 LAYOUTS: dict[str, dict] = {
     "iol": dict(site="IOL", suffix=" | IOL", layout="iol", sources=[("rss", "cmlink/1.640"), ("rss", "rss")]),
-    "mg": dict(site="The Mail & Guardian", suffix=" - The Mail & Guardian", layout="mg",
-               sources=[("rss", "feed/index.xml")]),
-    "news24": dict(site="News24", suffix=" | News24", layout="media24",
-                   sources=[("rss", "articles/news24/TopStories/rss")]),
-    "dailymaverick": dict(site="Daily Maverick", suffix=" | Daily Maverick", layout="dm",
-                          sources=[("news_sitemap", "news-sitemap.xml")]),
-    "timeslive": dict(site="TimesLIVE", suffix=" | TimesLIVE", layout="arc",
-                      sources=[("rss", ARC_RSS),
-                               ("sitemap_index", "arc/outboundfeeds/sitemap-index/index.xml@outputType=xml"),
-                               ("sitemap_gz", "arc/outboundfeeds/sitemap/2026-11.xml.gz")]),
-    "citizen": dict(site="The Citizen", suffix=" | The Citizen", layout="citizen",
-                    sources=[("rss", "feed/index.xml")]),
-    "sowetanlive": dict(site="SowetanLIVE", suffix=" | SowetanLIVE", layout="arc", sources=[("rss", ARC_RSS)]),
-    "dispatchlive": dict(site="DispatchLIVE", suffix=" | DispatchLIVE", layout="arc", sources=[("rss", ARC_RSS)]),
-    "businesslive": dict(site="BusinessLIVE", suffix=" | BusinessLIVE", layout="arc", sources=[("rss", ARC_RSS)]),
+    "mg": dict(
+        site="The Mail & Guardian",
+        suffix=" - The Mail & Guardian",
+        layout="mg",
+        sources=[("rss", "feed/index.xml")],
+    ),
+    "news24": dict(
+        site="News24",
+        suffix=" | News24",
+        layout="media24",
+        sources=[("rss", "articles/news24/TopStories/rss")],
+    ),
+    "dailymaverick": dict(
+        site="Daily Maverick",
+        suffix=" | Daily Maverick",
+        layout="dm",
+        sources=[("news_sitemap", "news-sitemap.xml")],
+    ),
+    "timeslive": dict(
+        site="TimesLIVE",
+        suffix=" | TimesLIVE",
+        layout="arc",
+        sources=[
+            ("rss", ARC_RSS),
+            ("sitemap_index", "arc/outboundfeeds/sitemap-index/index.xml@outputType=xml"),
+            ("sitemap_gz", "arc/outboundfeeds/sitemap/2026-11.xml.gz"),
+        ],
+    ),
+    "citizen": dict(
+        site="The Citizen", suffix=" | The Citizen", layout="citizen", sources=[("rss", "feed/index.xml")]
+    ),
+    "sowetanlive": dict(
+        site="SowetanLIVE", suffix=" | SowetanLIVE", layout="arc", sources=[("rss", ARC_RSS)]
+    ),
+    "dispatchlive": dict(
+        site="DispatchLIVE", suffix=" | DispatchLIVE", layout="arc", sources=[("rss", ARC_RSS)]
+    ),
+    "businesslive": dict(
+        site="BusinessLIVE", suffix=" | BusinessLIVE", layout="arc", sources=[("rss", ARC_RSS)]
+    ),
     "heraldlive": dict(site="HeraldLIVE", suffix=" | HeraldLIVE", layout="arc", sources=[("rss", ARC_RSS)]),
-    "grocotts": dict(site="Grocott's Mail", suffix=" - Grocott's Mail", layout="wp_author",
-                     sources=[("rss", "feed/index.xml")]),
-    "sabc": dict(site="SABC News",
-                 suffix=(" - SABC News - Breaking news, special reports, world, business, sport coverage of all "
-                         "South African current events. Africa's news leader."),
-                 layout="sabc", sources=[("rss", "sabcnews/feed/index.xml")]),
-    "groundup": dict(site="GroundUp", suffix=" | GroundUp", layout="groundup",
-                     sources=[("rss", "sitenews/rss/index.xml")]),
-    "thesouthafrican": dict(site="The South African", suffix=" | The South African", layout="tsa",
-                            sources=[("news_sitemap", "news-sitemap.xml")]),
-    "isolezwe": dict(site="Isolezwe", suffix=" | Isolezwe", layout="isolezwe", lang="zu",
-                     sources=[("sitemap", "sitemap/index.xml")]),
-    "ilanga": dict(site="Ilanga", suffix=" - Ilanga News", layout="wp_author", lang="zu",
-                   sources=[("sitemap_index", "wp-sitemap.xml"), ("sitemap", "wp-sitemap-posts-post-1.xml")]),
-    "netwerk24": dict(site="Netwerk24", suffix=" | Netwerk24", layout="media24", lang="af", by="Deur",
-                      sources=[("sitemap", "sitemap.xml")]),
+    "grocotts": dict(
+        site="Grocott's Mail",
+        suffix=" - Grocott's Mail",
+        layout="wp_author",
+        sources=[("rss", "feed/index.xml")],
+    ),
+    "sabc": dict(
+        site="SABC News",
+        suffix=(
+            " - SABC News - Breaking news, special reports, world, business, sport coverage of all "
+            "South African current events. Africa's news leader."
+        ),
+        layout="sabc",
+        sources=[("rss", "sabcnews/feed/index.xml")],
+    ),
+    "groundup": dict(
+        site="GroundUp", suffix=" | GroundUp", layout="groundup", sources=[("rss", "sitenews/rss/index.xml")]
+    ),
+    "thesouthafrican": dict(
+        site="The South African",
+        suffix=" | The South African",
+        layout="tsa",
+        sources=[("news_sitemap", "news-sitemap.xml")],
+    ),
+    "isolezwe": dict(
+        site="Isolezwe",
+        suffix=" | Isolezwe",
+        layout="isolezwe",
+        lang="zu",
+        sources=[("sitemap", "sitemap/index.xml")],
+    ),
+    "ilanga": dict(
+        site="Ilanga",
+        suffix=" - Ilanga News",
+        layout="wp_author",
+        lang="zu",
+        sources=[("sitemap_index", "wp-sitemap.xml"), ("sitemap", "wp-sitemap-posts-post-1.xml")],
+    ),
+    "netwerk24": dict(
+        site="Netwerk24",
+        suffix=" | Netwerk24",
+        layout="media24",
+        lang="af",
+        by="Deur",
+        sources=[("sitemap", "sitemap.xml")],
+    ),
 }
 
 
@@ -78,14 +133,14 @@ def byline(layout: str, author: str, by: str) -> str:
         "mg": f'<div class="article-author">{a}</div>',
         "media24": f'<div class="article__author">{by} {e(author)}</div>',
         "dm": f'<div class="grid"><div class="col-span-2 author-info"><a href="{{base}}/author/{slug}/" '
-              f'class="inline-block" title="{e(author)}">By {e(author)}</a></div></div>',
+        f'class="inline-block" title="{e(author)}">By {e(author)}</a></div></div>',
         "arc": f'<div class="c-stack b-author-bio"><a class="c-link b-author-bio__author-name-link" '
-               f'href="/author/{slug}"><h2 class="c-heading b-author-bio__author-name">{e(author)}</h2></a>'
-               '<p class="c-paragraph b-author-bio__author-role">Journalist</p></div>',
+        f'href="/author/{slug}"><h2 class="c-heading b-author-bio__author-name">{e(author)}</h2></a>'
+        '<p class="c-paragraph b-author-bio__author-role">Journalist</p></div>',
         "citizen": f'<div class="author-info"><p class="author-name">By {a}</p>'
-                   '<p class="author-job-title">Journalist</p></div>',
+        '<p class="author-job-title">Journalist</p></div>',
         "wp_author": f'<span class="byline">By <span class="author vcard"><a rel="author" '
-                     f'href="{{base}}/author/{slug}/">{e(author)}</a></span></span>',
+        f'href="{{base}}/author/{slug}/">{e(author)}</a></span></span>',
         "sabc": f'<div class="td-post-author-name"><a href="{{base}}/sabcnews/author/{slug}/">{e(author)}</a></div>',
         "groundup": f'<div class="byline">By {a}</div>',
         "tsa": f'<div class="author-name">{a}</div>',
@@ -98,15 +153,21 @@ NEWSLETTER = "Sign up for our daily newsletter and get the top stories in your i
 
 def boilerplate(layout: str) -> str:
     """Site furniture after the article: a newsletter box (its sentence must not reach the corpus) and more."""
-    box = {"citizen": "newsletter-subscription-cta-wrapper",
-           "isolezwe": "newsletter-subscribe_newsletter-subscribe__1tlfa"}.get(layout, "newsletter")
+    box = {
+        "citizen": "newsletter-subscription-cta-wrapper",
+        "isolezwe": "newsletter-subscribe_newsletter-subscribe__1tlfa",
+    }.get(layout, "newsletter")
     html_ = f'<div class="{box}"><p>{NEWSLETTER}</p></div>'
     if layout == "citizen":
-        html_ += ('<div class="related-posts"><div class="related-post"><article><h2><a href="{base}/news/">More news'
-                  '</a></h2></article></div></div>')
+        html_ += (
+            '<div class="related-posts"><div class="related-post"><article><h2><a href="{base}/news/">More news'
+            "</a></h2></article></div></div>"
+        )
     elif layout == "arc":
-        html_ += ('<div class="arena-share-bar"><button aria-label="Share via Email">Email</button></div>'
-                  '<div class="b-simple-list"><a href="{base}/news/">Latest news</a></div>')
+        html_ += (
+            '<div class="arena-share-bar"><button aria-label="Share via Email">Email</button></div>'
+            '<div class="b-simple-list"><a href="{base}/news/">Latest news</a></div>'
+        )
     else:
         html_ += '<aside class="related"><h3>Related</h3><a href="{base}/">More stories</a></aside>'
     return html_
@@ -120,10 +181,17 @@ def article_page(slug: str, cfg: dict, story: tuple) -> str:
     dt = datetime.fromisoformat(when)
     title = headline + cfg["suffix"]
     og_title = title if slug == "citizen" else headline  # The Citizen's og:title carries the suffix
-    ld = {"@context": "https://schema.org", "@type": "NewsArticle", "headline": headline,
-          "datePublished": dt.isoformat(), "dateModified": dt.isoformat(), "inLanguage": lang,
-          "author": [{"@type": "Person", "name": author}],
-          "publisher": {"@type": "Organization", "name": cfg["site"]}, "mainEntityOfPage": "{base}" + path}
+    ld = {
+        "@context": "https://schema.org",
+        "@type": "NewsArticle",
+        "headline": headline,
+        "datePublished": dt.isoformat(),
+        "dateModified": dt.isoformat(),
+        "inLanguage": lang,
+        "author": [{"@type": "Person", "name": author}],
+        "publisher": {"@type": "Organization", "name": cfg["site"]},
+        "mainEntityOfPage": "{base}" + path,
+    }
     p_class = ' class="c-paragraph"' if layout == "arc" else ""
     body = "\n".join(f"<p{p_class}>{e(p)}</p>" for p in paragraphs)
     if layout == "arc":
@@ -131,8 +199,10 @@ def article_page(slug: str, cfg: dict, story: tuple) -> str:
         date_html = f'<time as="time" class="c-date b-date" dateTime="{dt.isoformat()}">{dt:%B %d, %Y at %I:%M %p}</time>'
     elif layout == "citizen":
         body = f'<div class="single-content">\n{body}\n</div>'
-        date_html = (f'<div class="post-read-info"><p class="single-read-time">3 minute read</p>'
-                     f'<p class="single-published-date">{dt.day} {dt:%B %Y}</p></div>')
+        date_html = (
+            f'<div class="post-read-info"><p class="single-read-time">3 minute read</p>'
+            f'<p class="single-published-date">{dt.day} {dt:%B %Y}</p></div>'
+        )
     elif layout == "dm":
         body = f'<div class="article-content">\n{body}\n</div>'
         date_html = f'<span class="article_date">{dt.day:02d} {dt:%B %Y}</span>'
@@ -141,7 +211,9 @@ def article_page(slug: str, cfg: dict, story: tuple) -> str:
         date_html = f'<p class="article__date">{dt:%d %b %Y}</p>'
     else:
         body = f'<div class="entry-content">\n{body}\n</div>'
-        date_html = f'<time class="entry-date published" datetime="{dt.isoformat()}">{dt.day} {dt:%B %Y}</time>'
+        date_html = (
+            f'<time class="entry-date published" datetime="{dt.isoformat()}">{dt.day} {dt:%B %Y}</time>'
+        )
     return f"""<!DOCTYPE html>
 <html lang="{lang}-ZA">
 <head>
@@ -150,14 +222,14 @@ def article_page(slug: str, cfg: dict, story: tuple) -> str:
 <meta name="author" content="{e(author)}">
 <meta property="og:type" content="article">
 <meta property="og:title" content="{e(og_title)}">
-<meta property="og:site_name" content="{e(cfg['site'])}">
+<meta property="og:site_name" content="{e(cfg["site"])}">
 <meta property="og:url" content="{{base}}{path}">
 <meta property="article:published_time" content="{dt.isoformat()}">
 <link rel="canonical" href="{{base}}{path}">
 <script type="application/ld+json">{json.dumps(ld, ensure_ascii=False)}</script>
 </head>
 <body>
-<header class="site-header"><a href="{{base}}/">{e(cfg['site'])}</a>
+<header class="site-header"><a href="{{base}}/">{e(cfg["site"])}</a>
 <nav><ul><li><a href="{{base}}/news/">News</a></li><li><a href="{{base}}/sport/">Sport</a></li><li><a href="{{base}}/business/">Business</a></li></ul></nav>
 </header>
 <main>
@@ -169,7 +241,7 @@ def article_page(slug: str, cfg: dict, story: tuple) -> str:
 </article>
 {boilerplate(layout)}
 </main>
-<footer class="site-footer"><p>© 2026 {e(cfg['site'])}. All rights reserved.</p></footer>
+<footer class="site-footer"><p>© 2026 {e(cfg["site"])}. All rights reserved.</p></footer>
 </body>
 </html>
 """
@@ -182,27 +254,39 @@ def rss(cfg: dict, stories: list) -> str:
         f"<dc:creator>{e(a)}</dc:creator><description>{e(ps[0])}</description></item>"
         for p, h, a, w, ps in stories
     )
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/">'
-            f"\n<channel><title>{e(cfg['site'])}</title><link>{{base}}/</link><description>Latest news</description>\n"
-            f"{items}\n</channel></rss>\n")
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/">'
+        f"\n<channel><title>{e(cfg['site'])}</title><link>{{base}}/</link><description>Latest news</description>\n"
+        f"{items}\n</channel></rss>\n"
+    )
 
 
 def urlset(stories: list, news: bool = False, site: str = "", lang: str = "en") -> str:
     rows = []
     for p, h, _a, w, _ps in stories:
-        extra = (f"<news:news><news:publication><news:name>{e(site)}</news:name><news:language>{lang}</news:language>"
-                 f"</news:publication><news:publication_date>{w}</news:publication_date><news:title>{e(h)}</news:title>"
-                 "</news:news>") if news else f"<lastmod>{w}</lastmod>"
+        extra = (
+            (
+                f"<news:news><news:publication><news:name>{e(site)}</news:name><news:language>{lang}</news:language>"
+                f"</news:publication><news:publication_date>{w}</news:publication_date><news:title>{e(h)}</news:title>"
+                "</news:news>"
+            )
+            if news
+            else f"<lastmod>{w}</lastmod>"
+        )
         rows.append(f"<url><loc>{{base}}{p}</loc>{extra}</url>")
     ns = ' xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"' if news else ""
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
-            f"{ns}>\n" + "\n".join(rows) + "\n</urlset>\n")
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+        f"{ns}>\n" + "\n".join(rows) + "\n</urlset>\n"
+    )
 
 
 def sitemap_index(locs: list[str]) -> str:
     rows = "\n".join(f"<sitemap><loc>{{base}}{loc}</loc></sitemap>" for loc in locs)
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
-            f"{rows}\n</sitemapindex>\n")
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"{rows}\n</sitemapindex>\n"
+    )
 
 
 def url_of(file: str) -> str:
@@ -227,7 +311,7 @@ def build(slug: str) -> dict[str, bytes]:
         elif kind == "sitemap":
             text = urlset(stories)
         elif kind == "sitemap_index":
-            text = sitemap_index([url_of(f) for _k, f in sources[i + 1:]])
+            text = sitemap_index([url_of(f) for _k, f in sources[i + 1 :]])
         elif kind == "sitemap_gz":
             files[file] = gzip.compress(urlset(stories).encode(), mtime=0)
             continue
@@ -237,8 +321,13 @@ def build(slug: str) -> dict[str, bytes]:
         path, headline, author, when, _ps = story
         rel = path.strip("/") + ("/index.html" if path.endswith("/") else "")
         files[rel] = article_page(slug, cfg, story).encode()
-        expected[path] = {"title_clean": headline, "authors": [author], "published": when[:10],
-                          "language": cfg.get("lang", "en"), "absent": [NEWSLETTER]}
+        expected[path] = {
+            "title_clean": headline,
+            "authors": [author],
+            "published": when[:10],
+            "language": cfg.get("lang", "en"),
+            "absent": [NEWSLETTER],
+        }
     files["expected.json"] = (json.dumps(expected, ensure_ascii=False, indent=2) + "\n").encode()
     return files
 

@@ -18,7 +18,9 @@ def select_texts(html: str, selector: str) -> list[str]:
     out = []
     for node in nodes:
         content = node.attrib.get("content") or node.attrib.get("datetime")
-        text = content if content else " ".join(t.strip() for t in node.xpath(".//text()").getall() if t.strip())
+        text = (
+            content if content else " ".join(t.strip() for t in node.xpath(".//text()").getall() if t.strip())
+        )
         if text:
             out.append(text)
     return out

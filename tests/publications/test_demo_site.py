@@ -44,12 +44,22 @@ def test_hidden_markers_are_in_the_raw_html(demo_site: dict) -> None:
     page = hidden[0]
     for marker in HIDDEN_MARKERS:
         assert marker in page
-    for construct in ('style="display:none"', 'style="DISPLAY: NONE"', "<p hidden>", 'class="sr-only"', "<template>"):
+    for construct in (
+        'style="display:none"',
+        'style="DISPLAY: NONE"',
+        "<p hidden>",
+        'class="sr-only"',
+        "<template>",
+    ):
         assert construct in page
 
 
 def test_glued_paragraph_page(demo_site: dict) -> None:
-    glued = [r.body.decode() for p, r in demo_site.items() if ARTICLE_RE.match(p) and re.search(r"\.</p><p>[A-Z“]", r.body.decode())]
+    glued = [
+        r.body.decode()
+        for p, r in demo_site.items()
+        if ARTICLE_RE.match(p) and re.search(r"\.</p><p>[A-Z“]", r.body.decode())
+    ]
     assert len(glued) == 1
 
 
@@ -157,7 +167,9 @@ def test_query_strings_and_special_responses() -> None:
 
 
 def test_public_base_override() -> None:
-    with SiteServer({"/a": Resource(b"<a href='{base}/b'>", "text/html")}, public_base="https://www.iol.co.za/") as s:
+    with SiteServer(
+        {"/a": Resource(b"<a href='{base}/b'>", "text/html")}, public_base="https://www.iol.co.za/"
+    ) as s:
         assert fetch(s.url("/a")).read() == b"<a href='https://www.iol.co.za/b'>"
 
 

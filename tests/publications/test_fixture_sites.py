@@ -18,8 +18,9 @@ from sacorpus.demo.server import SiteServer
 from sacorpus.publications import load_all
 
 PUBS = load_all()
-WAYBACK_ONLY = {s for s, p in PUBS.items()
-                if not (p.sources.feeds or p.sources.sitemaps or p.sources.news_sitemaps)}
+WAYBACK_ONLY = {
+    s for s, p in PUBS.items() if not (p.sources.feeds or p.sources.sitemaps or p.sources.news_sitemaps)
+}
 FIXTURE_SLUGS = sorted(set(PUBS) - WAYBACK_ONLY - {"demo"})
 
 
@@ -74,11 +75,15 @@ def test_fixture_site_serves_sources_and_articles_matching_the_rules(slug: str) 
                 assert absent in html, f"{slug}{path}: 'absent' text must be in the raw page to mean anything"
             title = Selector(text=html).css("title::text").get()
             assert clean_title(title, rules.title_strip) == want["title_clean"]
-            authors = [clean_author(a, rules.author_strip) for sel in rules.author_selectors
-                       for a in select_texts(html, sel)]
+            authors = [
+                clean_author(a, rules.author_strip)
+                for sel in rules.author_selectors
+                for a in select_texts(html, sel)
+            ]
             assert authors and authors[0] == want["authors"][0], f"{slug}{path}: {authors}"
-            dates = [d for sel in rules.date_selectors for d in select_texts(html, sel)] or \
-                Selector(text=html).css('meta[property="article:published_time"]::attr(content)').getall()
+            dates = [d for sel in rules.date_selectors for d in select_texts(html, sel)] or Selector(
+                text=html
+            ).css('meta[property="article:published_time"]::attr(content)').getall()
             assert dates[0][:10] == want["published"]
             if pub.urls.deny:
                 import re

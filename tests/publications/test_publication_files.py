@@ -8,8 +8,21 @@ import pytest
 
 from sacorpus.publications import PublicationError, load_all, parse_publication, publication_slugs
 
-REQUIRED = {"iol", "mg", "news24", "dailymaverick", "timeslive", "citizen", "sowetanlive", "dispatchlive",
-            "businesslive", "grocotts", "sabc", "thenewage", "demo"}
+REQUIRED = {
+    "iol",
+    "mg",
+    "news24",
+    "dailymaverick",
+    "timeslive",
+    "citizen",
+    "sowetanlive",
+    "dispatchlive",
+    "businesslive",
+    "grocotts",
+    "sabc",
+    "thenewage",
+    "demo",
+}
 
 VALID = """
 name = "Test Times"
@@ -69,11 +82,11 @@ BROKEN = [
     ("bad regex in title_strip", VALID + "[[rules]]\ntitle_strip = ['[x']\n", "title_strip[0]"),
     ("missing name", VALID.replace('name = "Test Times"\n', ""), "name"),
     ("wrong type", VALID.replace('languages = ["en"]', 'languages = "en"'), "languages"),
-    ("bad date", VALID + "[[rules]]\nvalid_until = \"2019-13-45\"\n", "valid_until"),
+    ("bad date", VALID + '[[rules]]\nvalid_until = "2019-13-45"\n', "valid_until"),
     ("id_pattern without id group", VALID + "[urls]\nid_pattern = '-(\\d+)$'\n", "id_pattern"),
     ("no sources", VALID.split("[sources]")[0], "sources"),
     ("bad filter key", VALID + '[[rules]]\nfilters = [{ tag = "div", attr = "class" }]\n', "filters[0]"),
-    ("home not a URL", VALID.replace("https://www.test.co.za/\"", "www.test.co.za\""), "home"),
+    ("home not a URL", VALID.replace('https://www.test.co.za/"', 'www.test.co.za"'), "home"),
 ]
 
 
@@ -87,7 +100,9 @@ def test_malformed_file_fails_naming_file_and_key(case: str, text: str, key: str
 
 
 def test_rules_for_picks_the_dated_rule_set() -> None:
-    text = VALID + """
+    text = (
+        VALID
+        + """
 [[rules]]
 version = "old"
 valid_until = "2014-12-31"
@@ -98,6 +113,7 @@ valid_until = "2019-06-30"
 [[rules]]
 version = "current"
 """
+    )
     pub = parse_publication("test", text)
     assert pub.rules_for(date(2012, 5, 1)).version == "old"
     assert pub.rules_for(date(2014, 12, 31)).version == "old"

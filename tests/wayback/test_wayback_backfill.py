@@ -26,14 +26,32 @@ YEAR = ["-a", "wayback_from=2013-01-01", "-a", "wayback_to=2013-12-31"]
 
 
 def wayback_args(replay, *extra: str, rate: float = 20) -> list[str]:
-    return [*YEAR, "-s", f"SACORPUS_WAYBACK_BASE={replay.base_url}", "-s", f"SACORPUS_WAYBACK_CDX_RATE={rate}",
-            *extra]
+    return [
+        *YEAR,
+        "-s",
+        f"SACORPUS_WAYBACK_BASE={replay.base_url}",
+        "-s",
+        f"SACORPUS_WAYBACK_CDX_RATE={rate}",
+        *extra,
+    ]
 
 
 def stored(workdir: Path) -> list[dict]:
     with SQLiteStore(str(workdir / "corpus.sqlite")) as store:
-        return list(store.iter_articles(fields=["url", "wayback_timestamp", "final_url", "title", "text",
-                                                "rule_version", "source", "page_type"]))
+        return list(
+            store.iter_articles(
+                fields=[
+                    "url",
+                    "wayback_timestamp",
+                    "final_url",
+                    "title",
+                    "text",
+                    "rule_version",
+                    "source",
+                    "page_type",
+                ]
+            )
+        )
 
 
 def store_state(workdir: Path, key: str) -> dict | None:
@@ -68,7 +86,9 @@ def test_backfill_a_year_json_both_methods(crawl, thenewage_replay, tmp_path):
     assert cdx[0].status == 429 and all(r.status == 200 for r in cdx[1:]), "429 is retried after Retry-After"
     assert cdx[1].at - cdx[0].at >= 0.9, "the retry waited for Retry-After: 1"
     queries = [parse_qs(r.query) for r in cdx[1:]]
-    assert all(q["filter"] == ["statuscode:200", "mimetype:text/html"] and q["output"] == ["json"] for q in queries)
+    assert all(
+        q["filter"] == ["statuscode:200", "mimetype:text/html"] and q["output"] == ["json"] for q in queries
+    )
     kinds = {(q["url"][0], q.get("matchType", ["exact"])[0]) for q in queries}
     assert kinds == {("thenewage.co.za", "domain"), ("http://www.thenewage.co.za/", "exact")}
     assert len(queries) == 24, "12 monthly windows x (domain listing + homepage walk-back)"
@@ -87,8 +107,9 @@ def test_backfill_a_year_json_both_methods(crawl, thenewage_replay, tmp_path):
 def test_cdx_rate_limit_is_respected(crawl, thenewage_replay):
     replay, _ = thenewage_replay
     replay.rate_limit_left = 0
-    run = crawl("thenewage", *wayback_args(replay, "-a", "wayback_mode=cdx", "-a", "wayback_to=2013-04-30",
-                                           rate=4))
+    run = crawl(
+        "thenewage", *wayback_args(replay, "-a", "wayback_mode=cdx", "-a", "wayback_to=2013-04-30", rate=4)
+    )
     assert run.returncode == 0, run.log[-3000:]
     times = [r.at for r in replay.cdx_requests()]
     assert len(times) == 4
@@ -101,7 +122,9 @@ def test_cdx_rate_limit_is_respected(crawl, thenewage_replay):
 
 def test_homepage_walk_back_alone_finds_the_linked_articles(crawl, thenewage_replay, tmp_path):
     replay, stories = thenewage_replay
-    run = crawl("thenewage", *wayback_args(replay, "-a", "wayback_mode=homepage", "-a", "wayback_output=plain"))
+    run = crawl(
+        "thenewage", *wayback_args(replay, "-a", "wayback_mode=homepage", "-a", "wayback_output=plain")
+    )
     assert run.returncode == 0, run.log[-3000:]
     cdx = [parse_qs(r.query) for r in replay.cdx_requests() if r.status == 200]
     assert all(q["url"] == ["http://www.thenewage.co.za/"] and "output" not in q for q in cdx)
@@ -115,8 +138,17 @@ def test_homepage_walk_back_alone_finds_the_linked_articles(crawl, thenewage_rep
 def test_resume_after_interrupt_skips_finished_windows(crawl, thenewage_replay, tmp_path):
     replay, stories = thenewage_replay
     # Plain CDX answers, 3 captures per page: months are paged with resume keys.
-    args = wayback_args(replay, "-a", "wayback_mode=cdx", "-a", "wayback_output=plain",
-                        "-s", "SACORPUS_WAYBACK_CDX_LIMIT=3", "-s", "CONCURRENT_REQUESTS=2")
+    args = wayback_args(
+        replay,
+        "-a",
+        "wayback_mode=cdx",
+        "-a",
+        "wayback_output=plain",
+        "-s",
+        "SACORPUS_WAYBACK_CDX_LIMIT=3",
+        "-s",
+        "CONCURRENT_REQUESTS=2",
+    )
     first = crawl("thenewage", *args, "-s", "CLOSESPIDER_ITEMCOUNT=6")
     assert first.returncode == 0, first.log[-3000:]
     done_first = set(store_state(tmp_path, "wayback:thenewage")["done"])
@@ -131,7 +163,9 @@ def test_resume_after_interrupt_skips_finished_windows(crawl, thenewage_replay, 
     second_cdx = [parse_qs(r.query) for r in replay.log[n_before:] if r.path.startswith("/cdx/")]
     queried = {window_key("domain:thenewage.co.za", _window(q)) for q in second_cdx}
     assert not queried & done_first, "a window finished in the first run was queried again"
-    fetched = {parse_memento_url("http://x" + r.path)[1] for r in replay.log[n_before:] if r.path.startswith("/web/")}
+    fetched = {
+        parse_memento_url("http://x" + r.path)[1] for r in replay.log[n_before:] if r.path.startswith("/web/")
+    }
     assert not fetched & stored_first, "an article stored in the first run was fetched again"
 
     # a third run after the finished one lists nothing and fetches nothing
@@ -164,10 +198,25 @@ def test_sigkill_during_backfill_then_recover(thenewage_replay, tmp_path):
     replay, stories = thenewage_replay
     replay.rate_limit_left = 0
     db = tmp_path / "corpus.sqlite"
-    cmd = [*SCRAPY, "crawl", "thenewage", *FAST, "-s", f"SACORPUS_SQLITE_PATH={db}",
-           "-s", f"SACORPUS_JOBDIR_ROOT={tmp_path / 'jobs'}", "-s", "SACORPUS_STORE_BATCH_SIZE=2",
-           "-s", "SACORPUS_STORE_FLUSH_SECONDS=1", "-s", "CONCURRENT_REQUESTS=1", "-s", "DOWNLOAD_DELAY=0.15",
-           *wayback_args(replay, "-a", "wayback_mode=cdx", rate=50)]
+    cmd = [
+        *SCRAPY,
+        "crawl",
+        "thenewage",
+        *FAST,
+        "-s",
+        f"SACORPUS_SQLITE_PATH={db}",
+        "-s",
+        f"SACORPUS_JOBDIR_ROOT={tmp_path / 'jobs'}",
+        "-s",
+        "SACORPUS_STORE_BATCH_SIZE=2",
+        "-s",
+        "SACORPUS_STORE_FLUSH_SECONDS=1",
+        "-s",
+        "CONCURRENT_REQUESTS=1",
+        "-s",
+        "DOWNLOAD_DELAY=0.15",
+        *wayback_args(replay, "-a", "wayback_mode=cdx", rate=50),
+    ]
     env = {k: v for k, v in os.environ.items() if k != "MONGO_URI"}
 
     def count() -> int:
@@ -181,20 +230,26 @@ def test_sigkill_during_backfill_then_recover(thenewage_replay, tmp_path):
         proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while count() < 6:
-            assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "crawl.log").read_text()[-2000:]
+            assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "crawl.log").read_text()[
+                -2000:
+            ]
             time.sleep(0.05)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
     before = {a["url"] for a in stored(tmp_path)}
     assert 0 < len(before) < len(stories)
     assert store_state(tmp_path, "wayback:thenewage")["done"], "the killed run had finished some windows"
-    assert json.loads((tmp_path / "jobs" / "thenewage" / "sacorpus-job.json").read_text())["status"] == "running"
+    assert (
+        json.loads((tmp_path / "jobs" / "thenewage" / "sacorpus-job.json").read_text())["status"] == "running"
+    )
 
     n_before = len(replay.log)
     with (tmp_path / "crawl.log").open("a") as log:
         again = subprocess.run(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=120)
     assert again.returncode == 0, (tmp_path / "crawl.log").read_text()[-3000:]
     assert_year_stored_once(stored(tmp_path), stories)
-    fetched = {parse_memento_url("http://x" + r.path)[1] for r in replay.log[n_before:] if r.path.startswith("/web/")}
+    fetched = {
+        parse_memento_url("http://x" + r.path)[1] for r in replay.log[n_before:] if r.path.startswith("/web/")
+    }
     assert not fetched & before, "an article stored before the kill was fetched again"
     assert "Wayback windows listed again" in (tmp_path / "crawl.log").read_text()

@@ -19,13 +19,44 @@ from datetime import date, timedelta
 from sacorpus.testing.wayback_replay import SyntheticCapture
 
 HOME = "http://www.thenewage.co.za/"
-PLACES = ["Polokwane", "Mthatha", "Kimberley", "Upington", "Mahikeng", "Nelspruit", "Bloemfontein",
-          "Pietermaritzburg", "Rustenburg", "George", "Welkom", "Mossel Bay"]
-TOPICS = ["water supply", "school transport", "clinic staffing", "road repairs", "housing backlog",
-          "electricity tariffs", "bus routes", "bursary payments", "taxi ranks", "refuse collection",
-          "library hours", "sports grounds"]
-PEOPLE = ["Thandiwe Mokoena", "Pieter van Wyk", "Nomsa Dlamini", "Sipho Khumalo", "Lerato Molefe",
-          "Johan Botha", "Ayanda Zulu", "Kagiso Modise"]
+PLACES = [
+    "Polokwane",
+    "Mthatha",
+    "Kimberley",
+    "Upington",
+    "Mahikeng",
+    "Nelspruit",
+    "Bloemfontein",
+    "Pietermaritzburg",
+    "Rustenburg",
+    "George",
+    "Welkom",
+    "Mossel Bay",
+]
+TOPICS = [
+    "water supply",
+    "school transport",
+    "clinic staffing",
+    "road repairs",
+    "housing backlog",
+    "electricity tariffs",
+    "bus routes",
+    "bursary payments",
+    "taxi ranks",
+    "refuse collection",
+    "library hours",
+    "sports grounds",
+]
+PEOPLE = [
+    "Thandiwe Mokoena",
+    "Pieter van Wyk",
+    "Nomsa Dlamini",
+    "Sipho Khumalo",
+    "Lerato Molefe",
+    "Johan Botha",
+    "Ayanda Zulu",
+    "Kagiso Modise",
+]
 
 
 @dataclass(frozen=True)
@@ -59,8 +90,15 @@ def _story(month: int, k: int, year: int = 2013) -> Story:
     )
     first = published + timedelta(days=1)
     captured = (f"{first:%Y%m%d}081500", f"{first + timedelta(days=9):%Y%m%d}130000")
-    return Story(sid, f"http://www.thenewage.co.za/{sid}-{slug}", f"{place} residents demand answers on {topic}",
-                 author, published, paragraphs, captured)
+    return Story(
+        sid,
+        f"http://www.thenewage.co.za/{sid}-{slug}",
+        f"{place} residents demand answers on {topic}",
+        author,
+        published,
+        paragraphs,
+        captured,
+    )
 
 
 def article_html(story: Story) -> bytes:
@@ -121,12 +159,26 @@ def build_captures(year: int = 2013) -> tuple[list[SyntheticCapture], list[Story
     # noise: outside the window, denied, not HTML, not 200
     for other in (_story(12, 1, year - 1), _story(1, 0, year + 1)):
         caps.append(SyntheticCapture(other.url, other.captured[0], article_html(other)))
-    caps.append(SyntheticCapture("http://www.thenewage.co.za/gallery/9001-pictures-of-the-week",
-                                 f"{year}0301100000", b"<html><body><img src=a.jpg></body></html>"))
-    caps.append(SyntheticCapture("http://www.thenewage.co.za/images/20999-photo.jpg", f"{year}0302100000",
-                                 b"\xff\xd8\xff", mimetype="image/jpeg"))
-    caps.append(SyntheticCapture("http://www.thenewage.co.za/20998-removed-story", f"{year}0303100000",
-                                 b"gone", status=404))
+    caps.append(
+        SyntheticCapture(
+            "http://www.thenewage.co.za/gallery/9001-pictures-of-the-week",
+            f"{year}0301100000",
+            b"<html><body><img src=a.jpg></body></html>",
+        )
+    )
+    caps.append(
+        SyntheticCapture(
+            "http://www.thenewage.co.za/images/20999-photo.jpg",
+            f"{year}0302100000",
+            b"\xff\xd8\xff",
+            mimetype="image/jpeg",
+        )
+    )
+    caps.append(
+        SyntheticCapture(
+            "http://www.thenewage.co.za/20998-removed-story", f"{year}0303100000", b"gone", status=404
+        )
+    )
     return caps, wanted
 
 
