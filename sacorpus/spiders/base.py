@@ -40,14 +40,15 @@ from typing import Any, ClassVar
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import scrapy
-from scrapy.exceptions import UsageError
+from scrapy.exceptions import NotConfigured, UsageError
 from scrapy.http import Request, Response
 
 from sacorpus.items import Article
 from sacorpus.publications import Publication, PublicationError, load_publication
 from sacorpus.sources import feeds, pollstate, sitemaps, wayback
 from sacorpus.sources.urls import UrlPolicy, canonicalize
-from sacorpus.storage.base import store_from_settings
+from sacorpus.storage.base import StorageError
+from sacorpus.storage.shared import SharedStore
 
 logger = logging.getLogger(__name__)
 
@@ -510,22 +511,17 @@ class PublicationSpider(scrapy.Spider):
             return default
 
     async def _open_store(self) -> Any:
-        """The spider's own store connection, opened once, off the reactor thread (None if unusable)."""
+        """The crawl's one store (:class:`SharedStore`, shared with the dedup and store stages), opened
+        off the reactor thread; None when it cannot be used (the already-stored check is then skipped)."""
         async with self._store_lock:  # concurrent callers wait for the one attempt
             if self._store is None and self.settings.getbool("SACORPUS_STORE_ENABLED"):
                 try:
-                    store = store_from_settings(self.settings)
-                    await asyncio.to_thread(store.open)
-                    self._store = store
-                except Exception as exc:
+                    self._store = await asyncio.to_thread(SharedStore.of(self.crawler).open)
+                except (NotConfigured, StorageError) as exc:
                     self._store = False
                     self.crawler.stats.inc_value("sacorpus/store/lookup_errors")
                     logger.warning("store not available for the already-stored check: %s", exc)
         return self._store or None
-
-    def closed(self, reason: str) -> None:
-        if self._store:
-            self._store.close()
 
     # --- Wayback backfill ---------------------------------------------------------------------------------
 

@@ -125,3 +125,11 @@ def test_demo_crawl_into_mongodb_stores_the_same_articles(demo_run, mongo_server
     assert Counter(a["dedup_label"] for a in in_mongo.values()) == Counter(
         a["dedup_label"] for a in in_sqlite.values()
     )
+
+
+def test_one_store_connection_per_crawl(crawl):
+    """The spider's already-stored check, the dedup stage and the store stage share one connection."""
+    run = crawl("demo", "-s", "SACORPUS_MAX_ARTICLES=8", export=False)
+    assert run.returncode == 0, run.log[-3000:]
+    assert run.log.count("store connection opened") == 1, run.log[-3000:]
+    assert "stored=" in run.log
