@@ -41,6 +41,7 @@ _NON_WORD = re.compile(r"[^\w\s]", re.UNICODE)
 # split the same way whatever their line layout, not linguistic accuracy: split after every end
 # punctuation (with closing quotes) followed by white space, after a CJK full stop, and at line breaks.
 _SENT_SPLIT = re.compile(r"(?<=[.!?…])[\"'”’»)\]]*\s+|(?<=[。！？])\s*|\s*\n\s*")
+_UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u0e00-\u0e7f\u1000-\u109f\u1780-\u17ff]")
 _TRACKING = re.compile(r"^(utm_|fbclid$|gclid$|mc_|ref$|cmp$|ito$)", re.I)
 _ID_TOKEN = re.compile(r"^(\d+|[0-9a-f]{6,}|[0-9a-f]*\d[0-9a-f]*[a-f][0-9a-f]*)$", re.I)
 
@@ -173,6 +174,11 @@ def simhash64(norm_sentence: str) -> int:
     rewordings from all but 0.05% of unrelated pairs).
     """
     words = norm_sentence.split()
+    if len(words) <= 2 and len(norm_sentence) >= 8 and _UNSPACED.search(norm_sentence):
+        # a script written without spaces: its "words" are character bigrams (a reworded sentence
+        # still shares most of them, as a reworded English sentence shares most words)
+        text = norm_sentence.replace(" ", "")
+        words = [text[i : i + 2] for i in range(len(text) - 1)]
     if not words:
         return 0
     half = len(words) / 2

@@ -310,6 +310,9 @@ def identify(text: str) -> tuple[str, float]:
     """The language of ``text`` and a probability in [0, 1]; ``("und", 0.0)`` when it cannot tell."""
     if not text:
         return UNDETERMINED, 0.0
+    # Afrikaans' indefinite article as official texts write it ("ŉ", U+0149, or "ʼn"): one spelling,
+    # the one the model and CLD2 know ("'n"); CLD2 otherwise reads such short texts as Dutch
+    text = text.replace("\u0149", "'n").replace("\u02bcn", "'n")
     normalized = normalize_for_model(text)
     letters = len(normalized) - normalized.count(" ") - normalized.count("'")
     if letters < MIN_LETTERS:

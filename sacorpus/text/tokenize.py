@@ -57,6 +57,10 @@ URL_RE = re.compile(
     re.IGNORECASE,
 )
 # "said.The": a lower-case word, sentence punctuation, then a capitalised word, with no space.
+# Scripts written without spaces end sentences with their own marks (Chinese/Japanese 。！？ and their
+# full-width and half-width forms, Devanagari danda, Ethiopic full stop, Arabic question mark) and start
+# the next sentence at once; Punkt, trained on spaced text, never splits there.
+_UNSPACED_END_RE = re.compile(r"[。！？｡！？।॥።؟]+[」』）〉》\)\]”’\"']*")
 _GLUED_RE = re.compile(r"(?<=[^\W\d_A-Z]{2})[.!?]+(?=[A-Z][^\W\d_A-Z])")
 # "in the U.S. His sister": an initialism, then a word that starts sentences far more often than it
 # follows "U.S." inside one. Punkt keeps these together; news text nearly always means a new sentence.
@@ -175,6 +179,7 @@ def split_sentences(text: str, lang: str = "en") -> list[tuple[int, int]]:
                     if not any(u0 <= m.start() < u1 for u0, u1 in urls)
                 ]
                 + [m.start(1) for m in _INITIALISM_BREAK_RE.finditer(line, start, end)]
+                + [m.end() for m in _UNSPACED_END_RE.finditer(line, start, end) if m.end() < end]
             )
             bounds = [start, *cuts, end]
             for a, b in itertools.pairwise(bounds):

@@ -81,3 +81,11 @@ def test_empty_article_is_undetermined() -> None:
     assert result.language == "und"
     assert result.probability == 0.0
     assert not result.mixed
+
+
+def test_afrikaans_written_with_n_apostrophe_letter_is_afrikaans():
+    """Official Afrikaans writes the article as "ŉ" (U+0149); CLD2 read this one as Dutch."""
+    from sacorpus.text.langid import identify
+
+    assert identify("Dit volg op ŉ vermin dering in voordele")[0] == "af"
+    assert identify("Dit volg op ʼn vermin dering in voordele")[0] == "af"

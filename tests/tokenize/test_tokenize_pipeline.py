@@ -110,3 +110,30 @@ def test_page_without_text() -> None:
     assert item.tokens == [] and item.token_count == 0 and item.word_count == 0
     assert item.title_tokens[:2] == ["Minister", ":"]
     assert item.problems == []
+
+
+def test_scripts_without_spaces_get_sentences():
+    from sacorpus.text.tokenize import split_sentences
+
+    text = "今天天气很好。我们去公园散步吧！你觉得怎么样？「好的。」他说。\n東京は晴れです｡明日は雨でしょう？"
+    spans = [text[a:b] for a, b in split_sentences(text, "en")]
+    assert spans == [
+        "今天天气很好。",
+        "我们去公园散步吧！",
+        "你觉得怎么样？",
+        "「好的。」",
+        "他说。",
+        "東京は晴れです｡",
+        "明日は雨でしょう？",
+    ]
+    hindi = "सरकार ने नई योजना की घोषणा की। यह अगले महीने से लागू होगी।"
+    assert len(split_sentences(hindi, "en")) == 2
+
+
+def test_reworded_sentences_in_unspaced_scripts_stay_near_in_simhash():
+    from sacorpus.text.dedup import normalize_text, simhash64
+
+    a = simhash64(normalize_text("イオン銀行は十四日、同日付で小林社長を解任する人事を発表した"))
+    b = simhash64(normalize_text("イオン銀行は十四日、同日付で小林社長を解任する人事を正式に発表した"))
+    c = simhash64(normalize_text("東京電力は来年度の電気料金を引き上げる方針を明らかにした"))
+    assert bin((a ^ b) & (2**64 - 1)).count("1") <= 14 < bin((a ^ c) & (2**64 - 1)).count("1")
