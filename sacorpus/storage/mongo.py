@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Self
 from urllib.parse import urlsplit
 
+import bson
 from bson import Binary, Int64
 from pymongo import ASCENDING, MongoClient, UpdateOne
 from pymongo.errors import BulkWriteError, PyMongoError
@@ -51,25 +52,67 @@ def with_direct_connection(uri: str) -> str:
     return f"{uri}{sep}directConnection=true"
 
 
+#: MongoDB refuses documents over 16 MiB; a record is trimmed below this, largest stored parts first
+MAX_DOC_BYTES = 15 * 1024 * 1024
+_TRIM_ORDER = (
+    "html_z",
+    "body_z",
+    "token_offsets",
+    "tokens",
+    "paragraph_languages",
+    "sentences",
+    "links",
+    "quotes",
+)
+
+
+def _blob(value: bytes | str | None) -> Binary | None:
+    if value is None:
+        return None
+    raw = value.encode("utf-8") if isinstance(value, str) else bytes(value)
+    return Binary(zlib.compress(raw, 6))
+
+
 def _to_doc(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored document: raw body and decoded HTML compressed (``body_z``, ``html_z``), and a record
+    too large for MongoDB trimmed of its largest stored parts, HTML first, and flagged in ``problems``."""
     if not record.get("url"):
         raise StorageError("a record without url cannot be stored")
-    doc = {k: v for k, v in record.items() if k not in ("body", "_id")}
-    body = record.get("body")
-    if isinstance(body, str):
-        body = body.encode("utf-8")
-    doc["body_z"] = Binary(zlib.compress(bytes(body), 6)) if body is not None else None
+    doc = {k: v for k, v in record.items() if k not in ("body", "html", "_id")}
+    doc["body_z"] = _blob(record.get("body"))
+    doc["html_z"] = _blob(record.get("html"))
     doc["fetched_at"] = record.get("fetched_at") or ""
     # one indexed key for (fetched_at, url) order: keyset paging without $or (a scan on SecantusDB)
     doc["_order"] = f"{doc['fetched_at']}\t{doc['url']}"
+    return _fit(doc)
+
+
+def _fit(doc: dict[str, Any]) -> dict[str, Any]:
+    if len(bson.encode(doc)) <= MAX_DOC_BYTES:
+        return doc
+    trimmed = []
+    for name in _TRIM_ORDER:
+        if doc.get(name):
+            doc[name] = None if name.endswith("_z") else []
+            trimmed.append(name.removesuffix("_z"))
+            if len(bson.encode(doc)) <= MAX_DOC_BYTES:
+                break
+    if len(bson.encode(doc)) > MAX_DOC_BYTES:  # the text itself: keep what fits
+        doc["text"] = (doc.get("text") or "")[: MAX_DOC_BYTES // 8]
+        trimmed.append("text")
+    doc["problems"] = [*list(doc.get("problems") or []), "store:trimmed:" + "+".join(trimmed)]
     return doc
 
 
 def _from_doc(doc: Mapping[str, Any], with_body: bool = True) -> dict[str, Any]:
-    record = {k: v for k, v in doc.items() if k not in ("_id", "body_z", "_order")}
+    record = {k: v for k, v in doc.items() if k not in ("_id", "body_z", "html_z", "_order")}
     if with_body:
         blob = doc.get("body_z")
         record["body"] = zlib.decompress(bytes(blob)) if blob is not None else None
+    if doc.get("html_z") is not None:
+        record["html"] = zlib.decompress(bytes(doc["html_z"])).decode("utf-8")
+    else:
+        record.setdefault("html", None)  # documents from before the HTML was compressed keep it plain
     return record
 
 
@@ -210,6 +253,8 @@ class MongoStore(ArticleStore):
             projection = {name: 1 for name in wanted if name != "body"} | {"_order": 1, "_id": 0}
             if with_body:
                 projection["body_z"] = 1
+            if "html" in wanted:
+                projection["html_z"] = 1
         last: str | None = None
         while True:
             query: dict[str, Any] = {} if publication is None else {"publication": publication}
@@ -233,7 +278,9 @@ class MongoStore(ArticleStore):
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         fields = {k: v for k, v in fields.items() if k != "url"}
         if "body" in fields:
-            fields["body_z"] = _to_doc({"url": url, "body": fields.pop("body")})["body_z"]
+            fields["body_z"] = _blob(fields.pop("body"))
+        if "html" in fields:
+            fields["html_z"] = _blob(fields.pop("html"))
         if "fetched_at" in fields:
             fields["fetched_at"] = fields["fetched_at"] or ""
             fields["_order"] = f"{fields['fetched_at']}\t{url}"

@@ -45,7 +45,8 @@ CREATE TABLE IF NOT EXISTS articles (
     canonical_url TEXT,
     page_type TEXT,
     data TEXT NOT NULL,
-    body BLOB
+    body BLOB,
+    html_z BLOB
 );
 CREATE INDEX IF NOT EXISTS articles_publication ON articles(publication);
 CREATE INDEX IF NOT EXISTS articles_published_at ON articles(published_at);
@@ -78,21 +79,31 @@ def _chunks(items: list[Any], size: int = _CHUNK) -> Iterator[list[Any]]:
         yield items[i : i + size]
 
 
+def _compressed(value: bytes | str | None) -> bytes | None:
+    if value is None:
+        return None
+    return zlib.compress(value.encode("utf-8") if isinstance(value, str) else bytes(value), 6)
+
+
 def _row_for(record: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Indexed columns, the JSON of the rest, and the raw body and decoded HTML compressed apart.
+
+    Why apart: the decoded HTML is most of a record (163 KB of 170 KB for a typical page); kept in the
+    JSON it was stored uncompressed, next to the compressed body it came from.
+    """
     if not record.get("url"):
         raise StorageError("a record without url cannot be stored")
-    data = {k: v for k, v in record.items() if k != "body"}
-    body = record.get("body")
-    if isinstance(body, str):
-        body = body.encode("utf-8")
-    blob = zlib.compress(bytes(body), 6) if body is not None else None
+    data = {k: v for k, v in record.items() if k not in ("body", "html")}
     values = [record.get(c) for c in _COLUMNS]
     values[_COLUMNS.index("fetched_at")] = record.get("fetched_at") or ""
     try:
         doc = json.dumps(data, ensure_ascii=False, default=str)
     except (TypeError, ValueError) as exc:
         raise StorageError(f"record {record.get('url')!r} is not JSON-serialisable: {exc}") from exc
-    return (*values, doc, blob)
+    return (*values, doc, _compressed(record.get("body")), _compressed(record.get("html")))
+
+
+_STORED = (*_COLUMNS, "data", "body", "html_z")
 
 
 class SQLiteStore(ArticleStore):
@@ -148,6 +159,9 @@ class SQLiteStore(ArticleStore):
             conn.execute(f"PRAGMA cache_size=-{int(self.cache_mb) * 1024}")
             conn.execute(f"PRAGMA mmap_size={int(self.cache_mb) * 4 * 1024 * 1024}")
             conn.executescript(_SCHEMA)
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(articles)")}
+            if "html_z" not in columns:  # a store made before the HTML was compressed apart
+                conn.execute("ALTER TABLE articles ADD COLUMN html_z BLOB")
         except (sqlite3.Error, OSError) as exc:
             raise StorageError(f"cannot open SQLite store {self.path}: {exc}") from exc
         self._conn = conn
@@ -189,7 +203,7 @@ class SQLiteStore(ArticleStore):
         if not records:
             return
         rows = [_row_for(r) for r in records]
-        cols = (*_COLUMNS, "data", "body")
+        cols = _STORED
         updates = ", ".join(f"{c}=excluded.{c}" for c in cols[1:])
         sql = (
             f"INSERT INTO articles ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))}) "
@@ -199,14 +213,18 @@ class SQLiteStore(ArticleStore):
             cur.executemany(sql, rows)
 
     @staticmethod
-    def _record(data: str, body: bytes | None) -> dict[str, Any]:
+    def _record(data: str, body: bytes | None, html_z: bytes | None = None) -> dict[str, Any]:
         record = json.loads(data)
         record["body"] = zlib.decompress(body) if body is not None else None
+        if html_z is not None:
+            record["html"] = zlib.decompress(html_z).decode("utf-8")
+        else:
+            record.setdefault("html", None)  # rows written before the HTML had its own column keep it in data
         return record
 
     def get(self, url: str) -> dict[str, Any] | None:
         with self._cursor() as cur:
-            row = cur.execute("SELECT data, body FROM articles WHERE url=?", (url,)).fetchone()
+            row = cur.execute("SELECT data, body, html_z FROM articles WHERE url=?", (url,)).fetchone()
         return self._record(*row) if row else None
 
     def unlabelled_urls(self) -> list[str]:
@@ -241,7 +259,12 @@ class SQLiteStore(ArticleStore):
     ) -> Iterator[dict[str, Any]]:
         wanted = set(fields) | {"url"} if fields is not None else None
         with_body = wanted is None or "body" in wanted
-        select = "fetched_at, url, data" + (", body" if with_body else "")
+        with_html = wanted is None or "html" in wanted
+        select = (
+            "fetched_at, url, data"
+            + (", body" if with_body else ", NULL")
+            + (", html_z" if with_html else ", NULL")
+        )
         last: tuple[str, str] | None = None
         while True:
             where, params = [], []
@@ -260,7 +283,7 @@ class SQLiteStore(ArticleStore):
             if not rows:
                 return
             for row in rows:
-                record = self._record(row[2], row[3] if with_body else None)
+                record = self._record(row[2], row[3], row[4])
                 if not with_body:
                     record.pop("body", None)
                 yield {k: v for k, v in record.items() if k in wanted} if wanted is not None else record
@@ -270,14 +293,14 @@ class SQLiteStore(ArticleStore):
         fields = dict(fields)
         fields.pop("url", None)
         with self._cursor(write=True) as cur:
-            row = cur.execute("SELECT data, body FROM articles WHERE url=?", (url,)).fetchone()
+            row = cur.execute("SELECT data, body, html_z FROM articles WHERE url=?", (url,)).fetchone()
             if row is None:
                 return False
             record = self._record(*row)
             record.update(fields)
             cur.execute(
                 "INSERT OR REPLACE INTO articles ({}) VALUES ({})".format(
-                    ", ".join((*_COLUMNS, "data", "body")), ", ".join("?" * (len(_COLUMNS) + 2))
+                    ", ".join(_STORED), ", ".join("?" * len(_STORED))
                 ),
                 _row_for(record),
             )

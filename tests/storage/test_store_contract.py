@@ -279,3 +279,64 @@ def test_unreachable_mongo_is_a_storage_error() -> None:
     st = MongoStore(f"mongodb://127.0.0.1:{free_port()}", "x", timeout_ms=300)
     with pytest.raises(StorageError):
         st.open()
+
+
+PAGE = (
+    "<html><body>"
+    + "".join(f"<p>Paragraph {i} of the story about water in Soweto.</p>" for i in range(3000))
+    + "</body></html>"
+)
+
+
+def test_html_is_stored_compressed_and_read_back_exactly(store: ArticleStore) -> None:
+    store.upsert_articles([record("https://e.x/html", html=PAGE)])
+    assert store.get("https://e.x/html")["html"] == PAGE
+    (only,) = list(store.iter_articles(fields=["html"]))
+    assert only["html"] == PAGE
+    assert store.update_fields("https://e.x/html", {"html": PAGE + "<!-- again -->"})
+    assert store.get("https://e.x/html")["html"].endswith("<!-- again -->")
+    if isinstance(store, SQLiteStore):  # the row holds the HTML compressed, not in its JSON
+        with store._cursor() as cur:
+            data, html_z = cur.execute(
+                "SELECT data, html_z FROM articles WHERE url='https://e.x/html'"
+            ).fetchone()
+        assert "Paragraph 10 of the story" not in data and len(html_z) < len(PAGE) / 10
+
+
+def test_a_record_too_large_for_the_store_is_stored_trimmed_and_flagged(store: ArticleStore) -> None:
+    import os
+
+    huge = os.urandom(9_000_000).hex()  # 18 MB of HTML that does not compress: over MongoDB's 16 MB
+    store.upsert_articles(
+        [record("https://e.x/huge", html=huge, body=huge.encode()), record("https://e.x/small")]
+    )
+    got = store.get("https://e.x/huge")
+    assert got is not None and got["text"] == "Text of https://e.x/huge."
+    if isinstance(store, MongoStore):
+        assert got["html"] is None and any(p.startswith("store:trimmed:html") for p in got["problems"])
+    assert store.get("https://e.x/small") is not None  # the rest of the batch is stored too
+    store.upsert_articles([record("https://e.x/after")])  # and nothing is poisoned for later writes
+    assert store.count() == 3
+
+
+def test_a_store_made_before_html_was_compressed_apart_opens_and_reads(tmp_path) -> None:
+    import json
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "CREATE TABLE articles (url TEXT PRIMARY KEY, publication TEXT, published_at TEXT, fetched_at TEXT "
+        "NOT NULL DEFAULT '', language TEXT, dedup_label TEXT, text_hash TEXT, canonical_url TEXT, "
+        "page_type TEXT, data TEXT NOT NULL, body BLOB)"
+    )
+    conn.execute(
+        "INSERT INTO articles (url, fetched_at, data) VALUES (?, ?, ?)",
+        ("https://e.x/old", "2020", json.dumps({"url": "https://e.x/old", "html": "<p>old</p>"})),
+    )
+    conn.commit()
+    conn.close()
+    with SQLiteStore(str(path)) as store:
+        assert store.get("https://e.x/old")["html"] == "<p>old</p>"
+        store.upsert_articles([record("https://e.x/new", html="<p>new</p>")])
+        assert store.get("https://e.x/new")["html"] == "<p>new</p>"
