@@ -405,11 +405,23 @@ class MongoStore(ArticleStore):
         }
         ops = [self._hash_op(h, url) for h in dict.fromkeys(int(entry[0]) for entry in sentences)]
         try:
+            self._forget_sentences(url, {int(entry[0]) for entry in sentences})
             self.db.dedup_docs.update_one({"_id": url}, {"$set": doc}, upsert=True)
             if ops:
                 self.db.sentence_hashes.bulk_write(ops, ordered=False)
         except PyMongoError as exc:
             raise StorageError(f"dedup index update for {url} failed: {exc}") from exc
+
+    def _forget_sentences(self, url: str, keep: set[int]) -> None:
+        """A refetched article whose text changed: its old sentences no longer count for it."""
+        old = self.db.dedup_docs.find_one({"_id": url}, {"sentences": 1})
+        gone = [Int64(h) for h in {int(entry[0]) for entry in (old or {}).get("sentences") or []} - keep]
+        if not gone:
+            return
+        self.db.sentence_hashes.update_many(
+            {"_id": {"$in": gone}}, {"$inc": {"n": -1}, "$pull": {"ids": url}}
+        )
+        self.db.sentence_hashes.delete_many({"_id": {"$in": gone}, "n": {"$lte": 0}})
 
     def dedup_clear(self) -> None:
         try:

@@ -386,6 +386,7 @@ class SQLiteStore(ArticleStore):
         url = fingerprint["url"]
         hashes = list(dict.fromkeys(int(entry[0]) for entry in fingerprint.get("sentences") or []))
         with self._cursor(write=True) as cur:  # BEGIN IMMEDIATE: read-modify-write is atomic
+            self._forget_sentences(cur, url, set(hashes))
             cur.execute(
                 "INSERT OR REPLACE INTO dedup_docs (url, text_hash, canonical_key, slug_key, sentences) "
                 "VALUES (?, ?, ?, ?, ?)",
@@ -415,6 +416,19 @@ class SQLiteStore(ArticleStore):
                 "ON CONFLICT(hash) DO UPDATE SET n=excluded.n, ids=excluded.ids",
                 updates,
             )
+
+    def _forget_sentences(self, cur: sqlite3.Cursor, url: str, keep: set[int]) -> None:
+        """A refetched article whose text changed: its old sentences no longer count for it."""
+        row = cur.execute("SELECT sentences FROM dedup_docs WHERE url=?", (url,)).fetchone()
+        gone = {int(entry[0]) for entry in json.loads(row[0])} - keep if row else set()
+        if not gone:
+            return
+        for h, (n, raw) in self._hash_rows(cur, list(gone)).items():
+            ids = [u for u in json.loads(raw) if u != url]
+            if n <= 1:
+                cur.execute("DELETE FROM sentence_hashes WHERE hash=?", (h,))
+            else:
+                cur.execute("UPDATE sentence_hashes SET n=?, ids=? WHERE hash=?", (n - 1, json.dumps(ids), h))
 
     def dedup_clear(self) -> None:
         with self._cursor(write=True) as cur:

@@ -340,3 +340,24 @@ def test_a_store_made_before_html_was_compressed_apart_opens_and_reads(tmp_path)
         assert store.get("https://e.x/old")["html"] == "<p>old</p>"
         store.upsert_articles([record("https://e.x/new", html="<p>new</p>")])
         assert store.get("https://e.x/new")["html"] == "<p>new</p>"
+
+
+def test_a_refetched_article_whose_text_changed_replaces_its_sentences(store: ArticleStore) -> None:
+    from sacorpus.text.dedup import fingerprint
+
+    old = fingerprint(
+        "https://e.x/a",
+        "The council met on Monday to discuss water. Residents were angry about cuts.",
+        config=None,
+    )
+    new = fingerprint(
+        "https://e.x/a", "The council met on Monday to discuss water. Tankers arrive on Tuesday morning."
+    )
+    store.dedup_add(old.to_record())
+    store.dedup_add(new.to_record())
+    gone = set(old.sentences) - set(new.sentences)
+    kept = set(old.sentences) & set(new.sentences)
+    assert gone and kept
+    assert not store.dedup_candidates(gone)  # the old sentence no longer points at the article
+    assert all(n == 1 for n, _ids in store.dedup_candidates(kept).values())  # the shared one counts once
+    assert all(n == 1 for n, _ids in store.dedup_candidates(set(new.sentences)).values())
