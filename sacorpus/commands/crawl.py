@@ -21,12 +21,22 @@ class Command(ScrapyCrawl):
         if len(args) != 1:
             raise UsageError("give exactly one spider (publication) name")
         assert self.crawler_process
+        spidercls = self.crawler_process.spider_loader.load(args[0])
+        check = getattr(spidercls, "parse_arguments", None)
+        if check is not None:
+            try:
+                check(dict(opts.spargs))
+            except ValueError as exc:  # one line and exit 2, before anything starts
+                raise UsageError(f"{args[0]}: {exc}", print_help=False) from None
         crawler = self._create_crawler(args[0])
         self.crawler_process.crawl(crawler, **opts.spargs)
         self.crawler_process.start()
         if self.crawler_process.bootstrap_failed:
             self.exitcode = 1
-        stats = crawler.stats.get_stats() if crawler.stats is not None else {}
+        try:
+            stats = crawler.stats.get_stats()
+        except RuntimeError:  # the crawl never started (a bad argument was reported already)
+            stats = {}
         for line in run_failures(stats):
             print(f"sacorpus: {args[0]}: {line}", file=sys.stderr)
             self.exitcode = 1

@@ -98,31 +98,47 @@ class PublicationSpider(scrapy.Spider):
         super().__init__(*args, **kwargs)
         self.publication: Publication = self.load_publication()
         self.policy = UrlPolicy.from_publication(self.publication)
-        self.since = _as_date(kwargs.get("since"), "since")
-        self.until = _as_date(kwargs.get("until"), "until")
-        self.wayback_from = _as_date(kwargs.get("wayback_from"), "wayback_from")
-        self.wayback_to = _as_date(kwargs.get("wayback_to"), "wayback_to")
-        self.refetch_arg = str(kwargs.get("refetch", "")).lower() in _TRUE
-        kinds = kwargs.get("sources")
-        self.source_kinds = tuple(k.strip() for k in kinds.split(",")) if kinds else None
-        if self.source_kinds:
-            unknown = set(self.source_kinds) - set(SOURCE_KINDS)
-            if unknown:
-                raise ValueError(
-                    f"unknown source kind(s) {sorted(unknown)}; known: {', '.join(SOURCE_KINDS)}"
-                )
+        args = self.parse_arguments(kwargs)
+        self.since, self.until = args["since"], args["until"]
+        self.wayback_from, self.wayback_to = args["wayback_from"], args["wayback_to"]
+        self.refetch_arg = args["refetch"]
+        self.source_kinds = args["sources"]
         self.base_url_arg = kwargs.get("base_url")
         self.wayback_mode_arg = kwargs.get("wayback_mode")
-        if self.wayback_mode_arg and self.wayback_mode_arg not in WAYBACK_MODES:
-            raise ValueError(f"wayback_mode={self.wayback_mode_arg!r}; known: {', '.join(WAYBACK_MODES)}")
-        self.wayback_output = kwargs.get("wayback_output") or "json"
-        if self.wayback_output not in ("json", "plain"):
-            raise ValueError(f"wayback_output={self.wayback_output!r}; known: json, plain")
+        self.wayback_output = args["wayback_output"]
         self._store: Any = None  # opened on first use (see _open_store)
         self._store_lock = asyncio.Lock()
         self._poll_states: dict[str, dict[str, Any]] = {}  # source URL -> poll state (one per feed/sitemap)
         self._windows: wayback.WindowLog | None = None
         self._window_runs: dict[str, str] = {}  # window key -> run id that finished it
+
+    @classmethod
+    def parse_arguments(cls, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """The run arguments (``-a``) checked: raises ValueError with one line saying what is wrong.
+
+        A classmethod so that ``scrapy crawl`` checks them before the crawl starts and reports a bad
+        value as a usage error, not a traceback.
+        """
+        args: dict[str, Any] = {
+            name: _as_date(kwargs.get(name), name)
+            for name in ("since", "until", "wayback_from", "wayback_to")
+        }
+        for start, end in (("since", "until"), ("wayback_from", "wayback_to")):
+            if args[start] and args[end] and args[start] > args[end]:
+                raise ValueError(f"{start}={args[start]} is after {end}={args[end]}: the window is empty")
+        args["refetch"] = str(kwargs.get("refetch", "")).lower() in _TRUE
+        kinds = kwargs.get("sources")
+        args["sources"] = tuple(k.strip() for k in kinds.split(",")) if kinds else None
+        unknown = set(args["sources"] or ()) - set(SOURCE_KINDS)
+        if unknown:
+            raise ValueError(f"unknown source kind(s) {sorted(unknown)}; known: {', '.join(SOURCE_KINDS)}")
+        mode = kwargs.get("wayback_mode")
+        if mode and mode not in WAYBACK_MODES:
+            raise ValueError(f"wayback_mode={mode!r}; known: {', '.join(WAYBACK_MODES)}")
+        args["wayback_output"] = kwargs.get("wayback_output") or "json"
+        if args["wayback_output"] not in ("json", "plain"):
+            raise ValueError(f"wayback_output={args['wayback_output']!r}; known: json, plain")
+        return args
 
     # --- settings ---------------------------------------------------------------------------------------
 
