@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
@@ -54,6 +54,7 @@ class SitemapResult:
     sitemaps: list[str] = field(default_factory=list)  # child sitemaps of an index
     sitemap_lastmods: dict[str, str] = field(default_factory=dict)  # child sitemap -> lastmod (UTC ISO)
     problem: str | None = None
+    truncated_locs: int = 0  # a <loc> cut off by a truncated document: dropped, never emitted
 
     @property
     def urls(self) -> list[str]:
@@ -108,11 +109,33 @@ def _parse_sitemap(body: bytes, url: str) -> SitemapResult:
         result = SitemapResult(problem="empty document")
     elif stripped[:1] == b"<":
         result = _parse_xml(stripped, url)
+        _drop_cut_loc(result, stripped)
     else:
         result = _parse_text(stripped, url)
     if problems:
         result.problem = "; ".join([*problems, *([result.problem] if result.problem else [])])
     return result
+
+
+_LOC_OPEN = re.compile(rb"<(?:\w+:)?loc\s*>")
+_LOC_CLOSE = re.compile(rb"</(?:\w+:)?loc\s*>")
+
+
+def _drop_cut_loc(result: SitemapResult, body: bytes) -> None:
+    """A document cut off inside its last ``<loc>`` (a truncated download or gzip stream): the parser
+    recovers that element with half a URL, which would be fetched as an article. It is dropped."""
+    opened = [m.end() for m in _LOC_OPEN.finditer(body)]
+    if not opened or _LOC_CLOSE.search(body, opened[-1]):
+        return
+    if result.kind == "index" and result.sitemaps:
+        cut = result.sitemaps.pop()
+        result.sitemap_lastmods.pop(cut, None)
+    elif result.entries:
+        result.entries.pop()
+    else:
+        return
+    result.truncated_locs += 1
+    result.problem = "; ".join(p for p in (result.problem, "a truncated <loc> was dropped") if p)
 
 
 def _strip_bom(body: bytes) -> bytes:
@@ -390,6 +413,16 @@ def sitemaps_from_robots(text: str | bytes, base_url: str) -> list[str]:
         if absolute and absolute not in found:
             found.append(absolute)
     return found
+
+
+#: where sites put their sitemaps when robots.txt names none (the protocol's and the big CMSs' defaults)
+STANDARD_SITEMAP_PATHS = ("/sitemap.xml", "/sitemap_index.xml", "/news-sitemap.xml", "/sitemap-news.xml")
+
+
+def standard_sitemaps(home: str, known: Iterable[str] = ()) -> list[str]:
+    """The standard sitemap locations of ``home``'s host, minus those already ``known``."""
+    seen = set(known)
+    return [u for u in (urljoin(home, path) for path in STANDARD_SITEMAP_PATHS) if u not in seen]
 
 
 def in_window(entry_date: str | None, since: date | None, until: date | None) -> bool:

@@ -352,7 +352,16 @@ class PublicationSpider(scrapy.Spider):
 
     async def parse_robots(self, response: Response) -> AsyncIterator[Request]:
         text = response.text if hasattr(response, "text") else response.body.decode("utf-8", "replace")
-        for url in sitemaps.sitemaps_from_robots(text, self.logical_url(response.url)):
+        found = sitemaps.sitemaps_from_robots(text, self.logical_url(response.url))
+        if not found:  # robots.txt names no sitemap: the standard locations not requested already are tried
+            src, active = self.publication.sources, self.source_kinds or SOURCE_KINDS
+            listed = (
+                *(src.sitemaps if "sitemaps" in active else ()),
+                *(src.news_sitemaps if "news_sitemaps" in active else ()),
+            )
+            found = sitemaps.standard_sitemaps(self.publication.home, listed)
+            self.crawler.stats.inc_value("sacorpus/source/sitemap/standard_locations_tried", len(found))
+        for url in found:
             yield await self.polled_request(url, self.parse_sitemap, "sitemap", sacorpus_depth=0)
 
     async def parse_sitemap(self, response: Response) -> AsyncIterator[Request]:
@@ -363,6 +372,8 @@ class PublicationSpider(scrapy.Spider):
         stats = self.crawler.stats
         await self.record_poll(response, [*result.sitemaps, *(e.loc for e in result.entries)])
         stats.inc_value("sacorpus/source/sitemap/documents")
+        if result.truncated_locs:
+            stats.inc_value("sacorpus/source/sitemap/truncated_locs", result.truncated_locs)
         if result.problem:
             stats.inc_value("sacorpus/source/sitemap/problems")
             logger.warning("sitemap %s: %s", response.url, result.problem)
@@ -538,6 +549,9 @@ class PublicationSpider(scrapy.Spider):
                     self.crawler.stats.inc_value("sacorpus/store/lookup_errors")
                     logger.warning("store not available for the already-stored check: %s", exc)
         return self._store or None
+
+    def closed(self, reason: str) -> None:
+        """Hook for subclasses (the demo stops its site here); the shared store closes itself."""
 
     # --- Wayback backfill ---------------------------------------------------------------------------------
 

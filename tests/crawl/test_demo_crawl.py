@@ -133,3 +133,4 @@ def test_one_store_connection_per_crawl(crawl):
     assert run.returncode == 0, run.log[-3000:]
     assert run.log.count("store connection opened") == 1, run.log[-3000:]
     assert "stored=" in run.log
+    assert "Traceback" not in run.log and "] ERROR:" not in run.log, run.log[-3000:]
