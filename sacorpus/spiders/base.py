@@ -482,8 +482,17 @@ class PublicationSpider(scrapy.Spider):
             status=response.status,
             headers=_headers_as_text(response),
             body=response.body,
-            fallback=dict(meta.get("sacorpus_fallback") or {}),
+            fallback=self._with_mirror(dict(meta.get("sacorpus_fallback") or {})),
         )
+
+    def _with_mirror(self, fallback: dict[str, Any]) -> dict[str, Any]:
+        """Fetched from a mirror or fixture site (``base_url``): the page core maps the links and the
+        canonical URL it finds back to the publication's own host."""
+        base = self.source_base
+        if base:
+            b, home = urlsplit(base), urlsplit(self.publication.home)
+            fallback["mirror"] = [f"{b.scheme}://{b.netloc}", f"{home.scheme}://{home.netloc}"]
+        return fallback
 
     def links_to_follow(self, response: Response) -> Iterable[str]:
         """Links on a page that look like this publication's articles (``urls.article`` patterns)."""

@@ -51,6 +51,7 @@ class PageResult:
     page_type: str = "article"
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    mirror: tuple[str, str] | None = None  # (fetched origin, publication origin) for a mirror fetch
 
     def counters(self) -> list[tuple[str, int]]:
         """``(stats key under sacorpus/, count)`` for everything this page adds to a crawl's stats."""
@@ -101,8 +102,25 @@ class PageResult:
             anchors=[[text, urljoin(base_url, href) if base_url else href] for text, href in ex.anchors],
         )
         if ex.canonical_url:
-            fields["canonical_url"] = ex.canonical_url
+            fields["canonical_url"] = self.unmirror(ex.canonical_url)
+        fields["anchors"] = [[text, self.unmirror(href)] for text, href in fields["anchors"]]
         return fields
+
+    def unmirror(self, url: str) -> str:
+        """A URL on the mirror the page was fetched from, as the publication's own URL."""
+        if (
+            self.mirror
+            and url.startswith(self.mirror[0])
+            and url[len(self.mirror[0]) : len(self.mirror[0]) + 1]
+            in (
+                "",
+                "/",
+                "?",
+                "#",
+            )
+        ):
+            return self.mirror[1] + url[len(self.mirror[0]) :]
+        return url
 
 
 def choose_rules(publication: Publication | None, captured: date | None) -> RuleSet:
@@ -134,6 +152,9 @@ def process_page(
     start = time.perf_counter()
     options = options or PageOptions()
     result = PageResult(body=body or b"", html=html)
+    mirror = (fallback or {}).get("mirror")
+    if isinstance(mirror, list | tuple) and len(mirror) == 2:
+        result.mirror = (str(mirror[0]), str(mirror[1]))
     if html is None:
         _decode(result, headers, options)
     if result.html is not None:

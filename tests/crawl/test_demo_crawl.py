@@ -134,3 +134,12 @@ def test_one_store_connection_per_crawl(crawl):
     assert run.log.count("store connection opened") == 1, run.log[-3000:]
     assert "stored=" in run.log
     assert "Traceback" not in run.log and "] ERROR:" not in run.log, run.log[-3000:]
+
+
+def test_urls_found_in_pages_keep_the_publications_host(crawl):
+    """The demo is fetched from a loopback server; canonical URLs and links name the publication's host."""
+    run = crawl("demo", "-s", "SACORPUS_MAX_ARTICLES=10")
+    assert run.returncode == 0, run.log[-3000:]
+    canonicals = [item["canonical_url"] for item in run.items if item.get("canonical_url")]
+    assert canonicals and all(url.startswith("http://demo.sacorpus.invalid/") for url in canonicals)
+    assert not any("127.0.0.1" in link["url"] for item in run.items for link in item.get("links") or [])
