@@ -36,6 +36,7 @@ RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
 
 # --- fetching: sacorpus.middlewares (process_request runs low -> high) ------------------------------
 DOWNLOADER_MIDDLEWARES = {
+    "sacorpus.middlewares.mirror.MirrorMiddleware": 20,  # the run's base_url chosen at download time
     "sacorpus.middlewares.stats.FetchStatsMiddleware": 50,  # outermost: counts final failures per publication
     "sacorpus.middlewares.robots.RobotsTxtMiddleware": 100,  # Scrapy 2.19's lets concurrent waiters through
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,

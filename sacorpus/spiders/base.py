@@ -249,7 +249,7 @@ class PublicationSpider(scrapy.Spider):
     def source_request(self, url: str, callback: Any, kind: str, **meta: Any) -> Request:
         """A feed/sitemap/section request: never filtered as seen (sources are polled again)."""
         return Request(
-            self.fetch_url(url),
+            url,  # the publication's URL: MirrorMiddleware maps it to base_url when it is downloaded
             callback=callback,
             errback=self.source_failed,
             dont_filter=True,
@@ -437,7 +437,7 @@ class PublicationSpider(scrapy.Spider):
     ) -> Request:
         """An article request; the seen filter keys it by the article URL (once per run, also with refetch)."""
         return Request(
-            self.fetch_url(url),
+            url,  # the publication's URL, also in the disk queue: a resumed run may use another base_url
             callback=self.parse_article,
             errback=self.article_failed,
             meta={
