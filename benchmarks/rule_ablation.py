@@ -1,11 +1,14 @@
 """Does every publication rule earn its place? Each rule entry removed in turn, on the fixture pages.
 
-For each publication with a fixture site (``tests/sites/<slug>/expected.json``) and each of its rule
-versions, every entry (each title strip, selector, filter, static text, prune XPath, body selector) is
-removed in turn and the fixture pages are extracted again: an entry is *proven* when its removal makes an
-expectation of ``expected.json`` fail (title, authors, date, an ``absent`` string). Versions with no
-fixture page of their layout are listed. ``scrapy evaluate`` shows the same question on real pages
-(per publication, with and without rules, in one run).
+For each publication and each of its rule versions, the fixture pages whose capture date selects that
+version (``tests/sites/<slug>/expected.json``: the crawled ``articles`` get today's rules, each
+``layouts`` page carries the capture date of its layout) go through the crawl's page core
+(``process_page`` on the page bytes, rules chosen by capture date, as in a crawl). Then every entry
+(each title strip, selector, filter, static text, prune XPath, body selector) is removed in turn: an
+entry is *proven* when its removal makes an expectation fail (title, authors, date, an ``absent``
+furniture string kept, a ``present`` story string lost). A version is proven when removing the whole
+version makes one fail. Versions with no fixture page are listed. ``scrapy evaluate`` asks the same
+question on real pages (per publication, with and without rules, in one run).
 
     python benchmarks/rule_ablation.py [--unproven]
 """
@@ -13,15 +16,22 @@ fixture page of their layout are listed. ``scrapy evaluate`` shows the same ques
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
 
-from sacorpus.publications import Publication, RuleSet, load_all
-from sacorpus.text.extract import Extracted, extract_article
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "publications"))
+from rule_fixtures import (
+    FixturePage,
+    extract,
+    failures,
+    version_pages,
+    with_rules,
+    without_version,
+)
 
-SITES = Path(__file__).resolve().parents[1] / "tests" / "sites"
+from sacorpus.publications import Publication, RuleSet, load_all
+
 ENTRIES = (
     "title_strip",
     "author_selectors",
@@ -35,70 +45,52 @@ ENTRIES = (
 )
 
 
-def fixture_pages(slug: str, publication: Publication) -> list[tuple[str, str, dict]]:
-    expected = json.loads((SITES / slug / "expected.json").read_text(encoding="utf-8"))
-    pages = []
-    for path, want in expected.get("articles", expected).items():
-        if not isinstance(want, dict):
-            continue
-        file = SITES / slug / path.strip("/") / "index.html"
-        if not file.is_file():
-            continue
-        html = file.read_text(encoding="utf-8").replace("{base}", publication.home.rstrip("/"))
-        pages.append((publication.home.rstrip("/") + path, html, want))
-    return pages
-
-
-def failures(ex: Extracted, want: dict) -> int:
-    bad = 0
-    bad += "title_clean" in want and ex.title_clean != want["title_clean"]
-    bad += "authors" in want and ex.authors != want["authors"]
-    bad += bool(want.get("published")) and (ex.published_at or "")[:10] != want["published"][:10]
-    bad += sum(1 for text in want.get("absent", []) if text in ex.text)
-    return bad
-
-
 def without(rules: RuleSet, name: str, index: int) -> RuleSet:
     return replace(rules, **{name: tuple(v for i, v in enumerate(getattr(rules, name)) if i != index)})
+
+
+def fails(pages: list[FixturePage], pub: Publication) -> list[int]:
+    return [len(failures(extract(page, pub), page.want)) for page in pages]
+
+
+def ablate(pub: Publication, rules: RuleSet, unproven: bool) -> tuple[int, int, bool | None]:
+    """(entries, entries proven, version proven or None without a fixture page) for one version."""
+    entries = [(name, i) for name in ENTRIES for i in range(len(getattr(rules, name)))]
+    pages = version_pages(pub, rules)
+    if not pages:
+        print(f"{pub.slug:<16} {rules.version:<10} {len(entries):>3} entries, no fixture page of this layout")
+        return len(entries), 0, None
+    base = fails(pages, pub)
+    version_ok = any(a > b for a, b in zip(fails(pages, without_version(pub, rules)), base, strict=True))
+    proven = 0
+    for name, i in entries:
+        after = fails(pages, with_rules(pub, rules, without(rules, name, i)))
+        if any(a > b for a, b in zip(after, base, strict=True)):
+            proven += 1
+        elif unproven:
+            print(f"  unproven: {pub.slug} {rules.version} {name}[{i}] = {getattr(rules, name)[i]!r}")
+    broken = f", {sum(1 for b in base if b)} page(s) failing WITH the rules" if any(base) else ""
+    print(
+        f"{pub.slug:<16} {rules.version:<10} {len(entries):>3} entries, {proven} proven by a fixture; "
+        f"version {'proven' if version_ok else 'NOT proven'} on {len(pages)} page(s){broken}"
+    )
+    return len(entries), proven, version_ok
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--unproven", action="store_true", help="list every unproven entry")
     args = parser.parse_args(argv)
-    total = proven = unfixtured = 0
-    for slug, pub in sorted(load_all().items()):
-        if not (SITES / slug / "expected.json").is_file():
-            continue
-        pages = fixture_pages(slug, pub)
+    total = proven = unfixtured = versions = versions_ok = 0
+    for _slug, pub in sorted(load_all().items()):
         for rules in pub.rules:
-            entries = [(name, i) for name in ENTRIES for i in range(len(getattr(rules, name)))]
-            total += len(entries)
-            if rules.valid_until is not None:  # the fixture sites show today's layouts only
-                unfixtured += len(entries)
-                print(
-                    f"{slug:<16} {rules.version:<10} {len(entries):>3} entries, no fixture page of this layout"
-                )
-                continue
-            base = [
-                failures(extract_article(html, url, rules, site_name=pub.name), want)
-                for url, html, want in pages
-            ]
-            ok = []
-            for name, i in entries:
-                after = [
-                    failures(extract_article(html, url, without(rules, name, i), site_name=pub.name), want)
-                    for url, html, want in pages
-                ]
-                if any(a > b for a, b in zip(after, base, strict=True)):
-                    ok.append((name, i))
-                elif args.unproven:
-                    print(f"  unproven: {slug} {rules.version} {name}[{i}] = {getattr(rules, name)[i]!r}")
-            proven += len(ok)
-            print(f"{slug:<16} {rules.version:<10} {len(entries):>3} entries, {len(ok)} proven by a fixture")
+            n, ok, version_ok = ablate(pub, rules, args.unproven)
+            total, proven, versions = total + n, proven + ok, versions + 1
+            unfixtured += n if version_ok is None else 0
+            versions_ok += bool(version_ok)
     print(
         f"{total} rule entries: {proven} proven, {total - proven - unfixtured} unproven on fixtures, "
-        f"{unfixtured} in versions without a fixture page"
+        f"{unfixtured} in versions without a fixture page; {versions_ok} of {versions} rule versions proven"
     )
     return 0
 

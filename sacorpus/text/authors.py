@@ -160,6 +160,8 @@ def split_authors(value: str | Iterable[str] | None, strip: Iterable[str] = ()) 
         item = clean_spaces(item) or ""
         if not item or _URL.match(item.strip()) or _CREDIT.match(item.lstrip("([ ")):
             continue  # a URL, or a photo credit ("(Image: Getty Images/iStockphoto)")
+        for rx in patterns:  # the publication's patterns see the whole byline ("Jane Doe | News24")
+            item = rx.sub("", item).strip()
         item = _strip_role(_LEADIN.sub("", item))
         for piece in (p for part in _SPLIT.split(item) for p in _SLASH.split(part)):
             name = _clean_one(piece, patterns)

@@ -22,6 +22,8 @@ from datetime import datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fixture_layouts import layout_pages
+from fixture_specs import SPECS
 from fixture_stories import STORIES
 
 SITES = Path(__file__).resolve().parents[1] / "sites"
@@ -298,10 +300,28 @@ def url_of(file: str) -> str:
     return f"{url}?{query}" if query else url
 
 
+def page_rel(path: str) -> str:
+    """The file serving an article path (a path ending in / is a directory index)."""
+    return path.strip("/") + ("/index.html" if path.endswith("/") else "")
+
+
 def build(slug: str) -> dict[str, bytes]:
+    """The site's files; expected.json holds the crawled ``articles`` and the per-rule-version ``layouts``."""
+    files: dict[str, bytes] = {}
+    expected = build_articles(slug, files) if slug in LAYOUTS else {}
+    layouts = {}
+    for path, page, want in layout_pages(slug):
+        files[page_rel(path)] = page.encode()
+        layouts[path] = want
+    table = {"articles": expected, "layouts": layouts} if expected else {"layouts": layouts}
+    files["expected.json"] = (json.dumps(table, ensure_ascii=False, indent=2) + "\n").encode()
+    return files
+
+
+def build_articles(slug: str, files: dict[str, bytes]) -> dict[str, dict]:
+    """Feeds/sitemaps and the crawled article pages into ``files``; returns their expectations."""
     cfg = LAYOUTS[slug]
     stories = STORIES[slug]
-    files: dict[str, bytes] = {}
     sources = cfg["sources"]
     for i, (kind, file) in enumerate(sources):
         if kind == "rss":
@@ -319,8 +339,7 @@ def build(slug: str) -> dict[str, bytes]:
     expected = {}
     for story in stories:
         path, headline, author, when, _ps = story
-        rel = path.strip("/") + ("/index.html" if path.endswith("/") else "")
-        files[rel] = article_page(slug, cfg, story).encode()
+        files[page_rel(path)] = article_page(slug, cfg, story).encode()
         expected[path] = {
             "title_clean": headline,
             "authors": [author],
@@ -328,12 +347,11 @@ def build(slug: str) -> dict[str, bytes]:
             "language": cfg.get("lang", "en"),
             "absent": [NEWSLETTER],
         }
-    files["expected.json"] = (json.dumps(expected, ensure_ascii=False, indent=2) + "\n").encode()
-    return files
+    return expected
 
 
 def build_all() -> dict[str, dict[str, bytes]]:
-    return {slug: build(slug) for slug in LAYOUTS}
+    return {slug: build(slug) for slug in sorted({*LAYOUTS, *SPECS})}
 
 
 def main() -> None:

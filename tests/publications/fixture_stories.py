@@ -448,4 +448,32 @@ STORIES: dict[str, list[tuple[str, str, str, str, list[str]]]] = {
             ],
         ),
     ],
+    "thenewage": [
+        (
+            "/news/article/4512/bloemfontein-library-extends-hours",
+            "Bloemfontein library extends its opening hours for exam season",
+            "Lerato Molefe",
+            "2013-05-09T11:40:00+02:00",
+            [
+                "The public library in Bloemfontein’s city centre will stay open until 9pm on weekdays during the exam season, the Mangaung metro announced on Thursday.",
+                "Matric pupils had asked for the change because many of them had no quiet place to study at home and no electricity in the evenings.",
+                "“We saw queues at the door every afternoon, so the decision was easy,” said the metro’s head of libraries, Dikeledi Mofokeng.",
+                "Security guards will escort pupils to the taxi rank after closing time, the metro said.",
+            ],
+        ),
+    ],
+    "demo": [
+        (
+            "/news/2026/11/harbour-crane-upgrade",
+            "Harbour cranes to be replaced before the holiday rush",
+            "Anele Dube",
+            "2026-11-02T09:10:00+02:00",
+            [
+                "The port authority will replace four ageing cranes at the container terminal before the December holiday season, it said on Monday.",
+                "Shipping lines had complained that breakdowns of the old cranes kept vessels waiting at anchor for up to five days.",
+                "“The new cranes move twice as many containers an hour,” said terminal manager Sibusiso Ntanzi.",
+                "The first two cranes arrive by sea next week and will be assembled on the quay.",
+            ],
+        ),
+    ],
 }

@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from build_fixture_sites import build
+from build_fixture_sites import build, build_all
 from parsel import Selector
 from pubtest_helpers import SITES_DIR, clean_author, clean_title, select_texts
 
@@ -22,6 +22,7 @@ WAYBACK_ONLY = {
     s for s, p in PUBS.items() if not (p.sources.feeds or p.sources.sitemaps or p.sources.news_sitemaps)
 }
 FIXTURE_SLUGS = sorted(set(PUBS) - WAYBACK_ONLY - {"demo"})
+BUILT_SLUGS = sorted(build_all())
 
 
 def test_every_live_publication_has_a_fixture_site() -> None:
@@ -30,7 +31,7 @@ def test_every_live_publication_has_a_fixture_site() -> None:
     assert "thenewage" in WAYBACK_ONLY
 
 
-@pytest.mark.parametrize("slug", FIXTURE_SLUGS)
+@pytest.mark.parametrize("slug", BUILT_SLUGS)
 def test_fixture_files_are_up_to_date(slug: str) -> None:
     for rel, data in build(slug).items():
         path = SITES_DIR / slug / rel
@@ -55,7 +56,7 @@ def _get(url: str) -> bytes:
 def test_fixture_site_serves_sources_and_articles_matching_the_rules(slug: str) -> None:
     pub = PUBS[slug]
     rules = pub.rules_for(None)
-    expected = json.loads((SITES_DIR / slug / "expected.json").read_text("utf-8"))
+    expected = json.loads((SITES_DIR / slug / "expected.json").read_text("utf-8"))["articles"]
     assert 2 <= len(expected) <= 3
     with SiteServer.from_directory(SITES_DIR / slug) as server:
         served_sources = []
