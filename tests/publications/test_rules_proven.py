@@ -12,12 +12,14 @@ build_fixture_sites.py.
 
 from __future__ import annotations
 
+import re
 from html import unescape
 
 import pytest
 from rule_fixtures import extract, failures, fixture_pages, without_version
 
 from sacorpus.publications import load_all
+from sacorpus.text.preclean import strip_static_text
 
 PUBS = load_all()
 VERSIONS = [(slug, rules.version) for slug, pub in sorted(PUBS.items()) for rules in pub.rules]
@@ -67,3 +69,29 @@ def test_every_fixture_page_names_a_version_of_its_publication() -> None:
         if "version" in page.want and page.want["version"] not in {r.version for r in pub.rules}
     ]
     assert not stale, stale
+
+
+STATIC_TEXTS = [
+    (slug, r.version, t) for slug, pub in sorted(PUBS.items()) for r in pub.rules for t in r.strip_text
+]
+
+
+def _literal(pattern: str) -> str:
+    """The words a static-text entry names ("^Gallery$" -> "Gallery")."""
+    text = pattern.removeprefix("^")
+    text = text.removesuffix(".*$") if text.endswith(".*$") else text.removesuffix("$")
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+@pytest.mark.parametrize(("slug", "version", "pattern"), STATIC_TEXTS)
+def test_static_text_drops_furniture_lines_never_words_of_a_story_sentence(
+    slug: str, version: str, pattern: str
+) -> None:
+    """``strip_text`` removes the furniture line it names; a story sentence that mentions the same words
+    ("the National Gallery", "subscribe to") keeps them (an unanchored "Gallery" used to cut them out)."""
+    words = _literal(pattern)
+    assert strip_static_text(words, [pattern]) == "", f"{slug} {version}: {pattern!r} misses its own line"
+    sentence = f"Readers wrote that {words} was not what they expected."
+    assert strip_static_text(sentence, [pattern]) == sentence, (
+        f"{slug} {version}: {pattern!r} edits a sentence"
+    )
