@@ -51,6 +51,9 @@ def arc(slug: str, site: str, path: str) -> dict:
     simple = "Latest news: the roads you should avoid this long weekend."
     plea = f"Support independent journalism by subscribing to the {site} Premium newsletter and site."
     comment = "Would you like to comment on this article?"
+    teaser = (
+        "In other news, the provincial government has announced a new bursary scheme for nursing students."
+    )
     return {
         "path": path,
         "captured": None,
@@ -70,12 +73,13 @@ def arc(slug: str, site: str, path: str) -> dict:
         "container": ('<article class="b-article-body">', "</article>"),
         "p_attr": ' class="c-paragraph"',
         "inside": f'<div class="b-simple-list">{line(simple)}</div>',
+        "tail": line(plea),
         "after": (
             f'<div class="no-access-comment">{line(comment)}</div>'
-            f"{line(plea)}"
+            f'<div class="b-top-table-list"><p>{e(teaser)}</p></div>'
             f'<div class="right-rail__main-right-rail"><p>{e(rail)}</p></div>'
         ),
-        "absent": [caption, simple, comment, plea, rail, social],
+        "absent": [caption, simple, comment, plea, rail, social, teaser],
     }
 
 
@@ -422,7 +426,7 @@ def grocotts() -> dict:
         "captured": None,
         "title": "{h} - Grocott's Mail",
         "head": meta(when, author),
-        "byline": f'<span class="byline">Words: <span class="author vcard"><a rel="author" href="{{base}}/author/x/">{e(author)}</a></span></span>',
+        "byline": f'<span class="byline"><span class="author vcard">Words: {e(author)}</span></span>',
         "date": f'<time class="entry-date published" datetime="{when}">{when[:10]}</time>',
         "container": ('<div class="entry-content">', "</div>"),
         "tail": (
