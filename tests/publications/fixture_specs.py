@@ -429,12 +429,15 @@ def grocotts() -> dict:
         "byline": f'<span class="byline"><span class="author vcard">Words: {e(author)}</span></span>',
         "date": f'<time class="entry-date published" datetime="{when}">{when[:10]}</time>',
         "container": ('<div class="entry-content">', "</div>"),
+        "inside": box(
+            "td-post-sharing td-post-sharing-bottom", "Spread the word on Facebook, X and WhatsApp."
+        ),
         "tail": (
             f"{line('Like this:')}"
             + box("jp-relatedposts", related, attr="id")
             + line("Grocott's Mail is published by Rhodes University's School of Journalism.")
         ),
-        "absent": ["Like this:", related, "Grocott's Mail is published by"],
+        "absent": ["Like this:", related, "Grocott's Mail is published by", "Spread the word on Facebook"],
     }
 
 
@@ -451,8 +454,9 @@ def ilanga() -> dict:
         "byline": f'<span class="author">Ngu <a rel="author" href="{{base}}/author/x/">{e(author)}</a></span>',
         "date": f'<time class="entry-date published" datetime="{when}">{when[:10]}</time>',
         "container": ('<div class="entry-content">', "</div>"),
+        "inside": box("entry-share", "Thumela kubangane ku-Facebook naku-WhatsApp."),
         "tail": f"{line('Yabelana ngalokhu:')}" + box("post-related", related),
-        "absent": ["Yabelana ngalokhu:", related],
+        "absent": ["Yabelana ngalokhu:", related, "Thumela kubangane"],
     }
 
 
@@ -483,7 +487,7 @@ def thesouthafrican() -> dict:
     """The South African (WordPress): ``.author-name a``, ad slots, a WhatsApp CTA, the comment plea and the
     newsletter line."""
     _h, author, when = story("thesouthafrican")
-    cta = "Join our WhatsApp channel for breaking news."
+    cta = "Breaking news on your phone: add The South African channel on WhatsApp."
     ad = "Advertisement: fibre internet from R199 a month."
     return {
         "path": "/news/tsa-layout-wordpress/",
