@@ -42,7 +42,7 @@ def spec_page(slug: str, spec: dict) -> str:
     _path, headline, _author, _when, texts = STORIES[slug][0]
     ps = [f"<p{spec.get('p_attr', '')}>{e(p)}</p>" for p in texts]
     open_, close = spec["container"]
-    inner = "\n".join([*ps[:2], spec.get("inside", ""), *ps[2:], spec.get("tail", "")])
+    inner = "\n".join([spec.get("lead", ""), *ps[:2], spec.get("inside", ""), *ps[2:], spec.get("tail", "")])
     h1 = spec.get("h1", "<h1>{h}</h1>").format(h=e(headline))
     top = "\n".join((spec.get("top", ""), h1, spec.get("byline", ""), spec.get("date", "")))
     return page(

@@ -442,7 +442,9 @@ def grocotts() -> dict:
 
 
 def ilanga() -> dict:
-    """Ilanga (WordPress): ``.author a[rel=author]`` with "Ngu", share and related boxes, "Yabelana ngalokhu:"."""
+    """Ilanga (WordPress): the author slot (``.author a[rel=author]``, meta author) names the CMS account
+    ("Ilanga D"), the journalist is set in bold above the story; share and related boxes, "Yabelana
+    ngalokhu:". The account is the outlet, not a person: the byline must be the journalist."""
     _h, author, when = story("ilanga")
     related = "Okuhlobene: abalimi baseMsinga bathola amanzi."
     return {
@@ -450,13 +452,15 @@ def ilanga() -> dict:
         "captured": None,
         "lang": "zu",
         "title": "{h} - Ilanga News",
-        "head": meta(when, author),
-        "byline": f'<span class="author">Ngu <a rel="author" href="{{base}}/author/x/">{e(author)}</a></span>',
+        "head": meta(when, "Ilanga D"),
+        "byline": '<span class="author vcard"><a rel="author" href="{base}/author/admin/">Ilanga D</a></span>',
+        "lead": f"<p><strong>{e(author.upper())}</strong></p>",
         "date": f'<time class="entry-date published" datetime="{when}">{when[:10]}</time>',
         "container": ('<div class="entry-content">', "</div>"),
         "inside": box("entry-share", "Thumela kubangane ku-Facebook naku-WhatsApp."),
         "tail": f"{line('Yabelana ngalokhu:')}" + box("post-related", related),
-        "absent": ["Yabelana ngalokhu:", related, "Thumela kubangane"],
+        "absent": ["Yabelana ngalokhu:", related, "Thumela kubangane", "Ilanga D"],
+        "authors": [author.upper()],
     }
 
 
