@@ -19,6 +19,7 @@ import pytest
 from rule_fixtures import extract, failures, fixture_pages, without_version
 
 from sacorpus.publications import load_all
+from sacorpus.text.analysis import language_fields
 from sacorpus.text.preclean import strip_static_text
 
 PUBS = load_all()
@@ -53,6 +54,8 @@ def test_rule_version_has_a_fixture_that_fails_without_it(slug: str, version: st
             page.path,
             ex.problems,
         )
+        if page.want.get("language"):
+            assert language_fields(ex.text)["language"] == page.want["language"], (slug, page.path)
     without = without_version(pub, rules)
     assert any(failures(extract(page, without), page.want) for page in pages), (
         f"{slug} rules version {version!r}: its fixture pages come out the same without it; "
