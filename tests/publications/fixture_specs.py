@@ -516,19 +516,25 @@ def thesouthafrican() -> dict:
 
 
 def thenewage() -> dict:
-    """The New Age (2010-2018, Wayback only): ``.byline``, related/share/advert blocks, sidebars and
-    comment ids, "The New Age" credit and "Related Articles" lines."""
-    _h, author, when = story("thenewage")
+    """The New Age (2010-2018, Wayback only): ``.byline``, a ``.date`` line and no date metadata (a
+    "Most read" box carries older dates), related/share/advert blocks, comment ids, "The New Age" credit
+    and "Related Articles" lines."""
+    _h, author, _when = story("thenewage")
     advert = "Advertisement: subscribe to The New Age and get it delivered."
     comments = "Comments: 3 readers have commented on this story."
     return {
         "path": "/news/article/4512/bloemfontein-library-extends-hours",
         "captured": "2013-05-10",
         "title": "{h} | The New Age",
-        "head": f'<meta property="article:published_time" content="{when}">',
         "byline": f'<div class="byline">By {e(author)}</div>',
+        "date": '<span class="date">09 May 2013</span>',
         "container": ('<div class="article-text">', "</div>"),
         "inside": box("advert-box", advert),
+        "after": (
+            '<div class="most-read"><h3>Most read</h3>'
+            '<p><a href="{base}/news/article/4390/x">Taxi strike ends in Welkom</a> 22 April 2013</p>'
+            '<p><a href="{base}/news/article/4421/y">Clinic queues shorten in Kimberley</a> 25 April 2013</p></div>'
+        ),
         "tail": f"{line('Related Articles')}" + box("comments", comments, attr="id") + line("The New Age"),
         "absent": [advert, comments, "Related Articles", "The New Age"],
     }
