@@ -231,7 +231,7 @@ class MongoStore(MongoDedupIndex, ArticleStore):
     def count(self, publication: str | None = None) -> int:
         query = {} if publication is None else {"publication": publication}
         try:
-            return self.db.articles.count_documents(query)
+            return int(self.db.articles.count_documents(query))
         except PyMongoError as exc:
             raise StorageError(str(exc)) from exc
 
@@ -285,7 +285,7 @@ class MongoStore(MongoDedupIndex, ArticleStore):
             result = self.db.articles.update_one({"url": url}, {"$set": fields})
         except PyMongoError as exc:
             raise StorageError(str(exc)) from exc
-        return result.matched_count > 0
+        return bool(result.matched_count > 0)
 
     # --- state -----------------------------------------------------------------------------------
 

@@ -199,7 +199,7 @@ class SQLiteStore(SQLiteDedupIndex, ArticleStore):
 
     @staticmethod
     def _record(data: str, body: bytes | None, html_z: bytes | None = None) -> dict[str, Any]:
-        record = json.loads(data)
+        record: dict[str, Any] = json.loads(data)
         record["body"] = zlib.decompress(body) if body is not None else None
         if html_z is not None:
             record["html"] = zlib.decompress(html_z).decode("utf-8")
@@ -231,10 +231,10 @@ class SQLiteStore(SQLiteDedupIndex, ArticleStore):
     def count(self, publication: str | None = None) -> int:
         with self._cursor() as cur:
             if publication is None:
-                return cur.execute("SELECT COUNT(*) FROM articles").fetchone()[0]
-            return cur.execute(
-                "SELECT COUNT(*) FROM articles WHERE publication=?", (publication,)
-            ).fetchone()[0]
+                return int(cur.execute("SELECT COUNT(*) FROM articles").fetchone()[0])
+            return int(
+                cur.execute("SELECT COUNT(*) FROM articles WHERE publication=?", (publication,)).fetchone()[0]
+            )
 
     def iter_articles(
         self,

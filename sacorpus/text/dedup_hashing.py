@@ -80,7 +80,7 @@ def split_sentences(text: str, offsets: Sequence[Sequence[int]] | None = None) -
     if not text:
         return []
     if offsets:
-        out = []
+        out: list[str] = []
         for pair in offsets:
             try:
                 start, end = int(pair[0]), int(pair[1])

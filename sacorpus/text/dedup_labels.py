@@ -40,7 +40,7 @@ RECENT_LABELS = 2000
 
 
 def unchanged_refetch(
-    store: ArticleStore, url: str, text: str, recent: Mapping[str, tuple[str | None, str, list]] | None = None
+    store: ArticleStore, url: str, text: str, recent: Mapping[str, Remembered] | None = None
 ) -> DedupResult | None:
     """The earlier label of an article fetched again with the same text, else None.
 
@@ -79,7 +79,7 @@ def dedup_record(
     config: DedupConfig,
     *,
     keep_unchanged: bool = False,
-    recent: Mapping[str, tuple[str | None, str, list]] | None = None,
+    recent: Mapping[str, Remembered] | None = None,
     publications: PublicationRegistry | None = None,
 ) -> DedupResult | None:
     """Label one article (an item or a stored record) and add it to the index; None without text.
@@ -88,23 +88,23 @@ def dedup_record(
     """
     adapter = ItemAdapter(record) if not isinstance(record, dict) else None
     get = adapter.get if adapter is not None else record.get
-    text = get("text")
+    text, url = get("text"), str(get("url"))
     if not text or not str(text).strip():
         return None
     if keep_unchanged:
-        kept = unchanged_refetch(store, get("url"), str(text), recent)
+        kept = unchanged_refetch(store, url, str(text), recent)
         if kept is not None:
             return kept
     publication = publications.get(get("publication")) if publications is not None else None
     return dedup_article(
         store,
-        get("url"),
-        text,
+        url,
+        str(text),
         canonical_url=get("canonical_url"),
         sentences=get("sentences") or None,
         config=config,
-        slug=publication_slug(get("url"), publication),
-        order=order_key(get("published_at"), get("fetched_at"), get("url")),
+        slug=publication_slug(url, publication),
+        order=order_key(get("published_at"), get("fetched_at"), url),
     )
 
 

@@ -197,7 +197,7 @@ def score_candidates(
     if other_counts:
         for h, c in other_counts.items():
             counts.setdefault(h, c)
-    evidence = []
+    evidence: list[dict[str, Any]] = []
     for url, record in fingerprints.items():
         if url == fp.url:
             continue
