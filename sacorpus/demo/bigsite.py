@@ -135,7 +135,8 @@ def build_big_site(n: int = 1200, seed: int = 7, huge_mb: int = 0) -> BigSite:
     site["/rss.xml"] = Resource(_rss(newest_first[:15]), "application/rss+xml; charset=utf-8")
     site["/business/atom.xml"] = Resource(_rss(newest_first[:5]), "application/rss+xml; charset=utf-8")
     site["/robots.txt"] = Resource(
-        b"User-agent: *\nDisallow: /search\n\nSitemap: {base}/sitemap_index.xml\n", "text/plain; charset=utf-8"
+        b"User-agent: *\nDisallow: /search\n\nSitemap: {base}/sitemap_index.xml\n",
+        "text/plain; charset=utf-8",
     )
     site["/"] = Resource(b"<html><body><h1>The Demo Gazette</h1></body></html>", HTML)
     return BigSite(site, articles, copies, huge)

@@ -30,6 +30,10 @@ from sacorpus.text.dedup_labels import Labeller, label_unlabelled
 logger = logging.getLogger(__name__)
 
 
+class _CoolingOff(Exception):
+    """Raised on the worker thread for an item queued while the index was found unreachable."""
+
+
 def apply_result(item: Any, result: DedupResult) -> None:
     adapter = ItemAdapter(item)
     adapter["text_hash"] = result.fingerprint.text_hash
@@ -95,15 +99,11 @@ class DedupPipeline:
 
     async def process_item(self, item: Any) -> Any:
         if time.monotonic() < self._down_until:
-            # the index was unreachable a moment ago: do not make every item wait for a timeout; the
-            # row is labelled when the index is back (at close, or when the store next opens)
-            self._deferred += 1
-            self.count.inc("deferred")
-            if hasattr(item, "note"):
-                item.note("dedup:deferred")
-            return item
+            return self._defer(item)
         try:
             result = await self._worker.run(self._label, item)
+        except _CoolingOff:
+            return self._defer(item)
         except StorageError as exc:
             self._down_until = time.monotonic() + self.cooloff
             self._deferred += 1
@@ -119,12 +119,24 @@ class DedupPipeline:
         self.count.inc(result.label)
         return item
 
+    def _defer(self, item: Any) -> Any:
+        """The index was unreachable a moment ago: do not make every item wait for a timeout; the row
+        is labelled when the index is back (at close, or when the store next opens)."""
+        self._deferred += 1
+        self.count.inc("deferred")
+        if hasattr(item, "note"):
+            item.note("dedup:deferred")
+        return item
+
     def _labeller_for(self, store: ArticleStore) -> Labeller:
         if self._labeller is None or self._labeller.store is not store:
             self._labeller = Labeller(store, self.config, self.publications)
         return self._labeller
 
     def _label(self, item: Any) -> DedupResult | None:
+        if time.monotonic() < self._down_until:
+            # queued behind the call that failed: each queued item would wait for its own timeout
+            raise _CoolingOff
         labeller = self._labeller_for(self.shared.open())
         before = labeller.relabelled
         result = labeller.label(item, keep_unchanged=True)

@@ -123,12 +123,14 @@ class MongoStore(MongoDedupIndex, ArticleStore):
         spill_path: str | None = None,
         dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS,
         timeout_ms: int = 10000,
+        fail_fast_seconds: float = 5.0,
     ):
         self.uri = with_direct_connection(uri)
         self.database = database
         self.spill_path = spill_path
         self.dedup_max_ids = dedup_max_ids
         self.timeout_ms = timeout_ms
+        self.fail_fast_seconds = fail_fast_seconds
         self._client: MongoClient[dict[str, Any]] | None = None
         self._db: Any = None
 
@@ -145,6 +147,7 @@ class MongoStore(MongoDedupIndex, ArticleStore):
             spill_path=spill_path_for(settings, f"mongodb-{host}-{database}"),
             dedup_max_ids=int(setting(settings, "SACORPUS_DEDUP_MAX_IDS", DEFAULT_DEDUP_MAX_IDS)),
             timeout_ms=int(setting(settings, "MONGO_TIMEOUT_MS", 10000)),
+            fail_fast_seconds=float(setting(settings, "SACORPUS_STORE_FAIL_FAST_SECONDS", 5.0)),
         )
 
     def __repr__(self) -> str:
@@ -189,6 +192,7 @@ class MongoStore(MongoDedupIndex, ArticleStore):
     def db(self) -> Any:
         if self._db is None:
             raise StorageError(f"{self!r} is not open")
+        self._check_up()
         return self._db
 
     # --- articles --------------------------------------------------------------------------------
@@ -200,13 +204,13 @@ class MongoStore(MongoDedupIndex, ArticleStore):
         try:
             self.db.articles.bulk_write(ops, ordered=False)
         except PyMongoError as exc:
-            raise StorageError(f"upsert of {len(ops)} articles into {self!r} failed: {exc}") from exc
+            raise self._failure(exc, f"upsert of {len(ops)} articles into {self!r} failed") from exc
 
     def get(self, url: str) -> dict[str, Any] | None:
         try:
             doc = self.db.articles.find_one({"url": url})
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
         return _from_doc(doc) if doc else None
 
     def unlabelled_urls(self) -> list[str]:
@@ -215,7 +219,7 @@ class MongoStore(MongoDedupIndex, ArticleStore):
             cursor = self.db.articles.find(query, {"url": 1, "_id": 0}).sort("_order", ASCENDING)
             return [d["url"] for d in cursor]
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
 
     def has_urls(self, urls: Iterable[str]) -> set[str]:
         urls = list(dict.fromkeys(urls))
@@ -225,7 +229,7 @@ class MongoStore(MongoDedupIndex, ArticleStore):
                 cursor = self.db.articles.find({"url": {"$in": urls[i : i + IN_CHUNK]}}, {"url": 1, "_id": 0})
                 found.update(d["url"] for d in cursor)
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
         return found
 
     def count(self, publication: str | None = None) -> int:
@@ -233,7 +237,7 @@ class MongoStore(MongoDedupIndex, ArticleStore):
         try:
             return int(self.db.articles.count_documents(query))
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
 
     def iter_articles(
         self,
@@ -262,7 +266,7 @@ class MongoStore(MongoDedupIndex, ArticleStore):
                     .limit(max(1, batch_size))
                 )
             except PyMongoError as exc:
-                raise StorageError(str(exc)) from exc
+                raise self._failure(exc) from exc
             if not docs:
                 return
             for doc in docs:
@@ -284,7 +288,7 @@ class MongoStore(MongoDedupIndex, ArticleStore):
         try:
             result = self.db.articles.update_one({"url": url}, {"$set": fields})
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
         return bool(result.matched_count > 0)
 
     # --- state -----------------------------------------------------------------------------------
@@ -293,11 +297,11 @@ class MongoStore(MongoDedupIndex, ArticleStore):
         try:
             doc = self.db.state.find_one({"_id": key})
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
         return doc["value"] if doc else None
 
     def set_state(self, key: str, value: Mapping[str, Any]) -> None:
         try:
             self.db.state.update_one({"_id": key}, {"$set": {"value": dict(value)}}, upsert=True)
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc

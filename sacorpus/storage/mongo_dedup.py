@@ -8,12 +8,13 @@ which copy of a story came first.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bson import Int64
 from pymongo import UpdateOne
-from pymongo.errors import BulkWriteError, PyMongoError
+from pymongo.errors import BulkWriteError, ConnectionFailure, PyMongoError
 
 from sacorpus.storage.base import StorageError
 
@@ -32,7 +33,30 @@ def _fingerprint_doc(fp: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-class MongoDedupIndex:
+class MongoFailFast:
+    """After the server could not be reached, every call fails at once for ``fail_fast_seconds``.
+
+    Why: each call to an unreachable server waits for pymongo's server selection timeout (10 s). The
+    dedup stage, the store stage and the spider's already-stored check each queue calls during an
+    outage; one timeout apiece held the crawl at 0.1 articles/s. Failing fast lets the stages spill and
+    defer at once while the crawl goes on; the first call after the window tries the server again.
+    """
+
+    fail_fast_seconds: float = 5.0
+    _down_until: float = 0.0
+
+    def _check_up(self) -> None:
+        if time.monotonic() < self._down_until:
+            raise StorageError(f"{self!r} unreachable a moment ago; not retried for a few seconds")
+
+    def _failure(self, exc: PyMongoError, message: str | None = None) -> StorageError:
+        """The StorageError for ``exc``; a connection failure opens the fail-fast window."""
+        if isinstance(exc, ConnectionFailure):
+            self._down_until = time.monotonic() + self.fail_fast_seconds
+        return StorageError(f"{message}: {exc}" if message else exc)
+
+
+class MongoDedupIndex(MongoFailFast):
     """The ``DedupIndex`` methods of :class:`sacorpus.storage.mongo.MongoStore`."""
 
     dedup_max_ids: int
@@ -49,7 +73,7 @@ class MongoDedupIndex:
                 for doc in self.db.sentence_hashes.find({"_id": {"$in": keys[i : i + IN_CHUNK]}}):
                     out[int(doc["_id"])] = (int(doc.get("n", 0)), list(doc.get("ids") or []))
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
         return out
 
     def dedup_counts(self, hashes: Iterable[int]) -> dict[int, int]:
@@ -60,7 +84,7 @@ class MongoDedupIndex:
                 for doc in self.db.sentence_hashes.find({"_id": {"$in": keys[i : i + IN_CHUNK]}}, {"n": 1}):
                     out[int(doc["_id"])] = int(doc.get("n", 0))
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
         return out
 
     def dedup_fingerprints(self, urls: Iterable[str]) -> dict[str, dict[str, Any]]:
@@ -78,7 +102,7 @@ class MongoDedupIndex:
                         "order_key": doc.get("order_key"),
                     }
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
         return out
 
     def dedup_lookup(
@@ -97,7 +121,7 @@ class MongoDedupIndex:
                 cursor = self.db.dedup_docs.find({name: value}, {"_id": 1}).limit(21)
                 hits.extend({"url": d["_id"], "kind": kind} for d in cursor if d["_id"] != url)
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
         return hits
 
     def _hash_op(self, h: int, url: str) -> UpdateOne:
@@ -138,7 +162,7 @@ class MongoDedupIndex:
             if ops:
                 self.db.sentence_hashes.bulk_write(ops, ordered=False)
         except PyMongoError as exc:
-            raise StorageError(f"dedup index update for {url} failed: {exc}") from exc
+            raise self._failure(exc, f"dedup index update for {url} failed") from exc
 
     def _forget_sentences(self, url: str, keep: set[int]) -> None:
         """A refetched article whose text changed: its old sentences no longer count for it."""
@@ -156,7 +180,7 @@ class MongoDedupIndex:
             self.db.sentence_hashes.delete_many({})
             self.db.dedup_docs.delete_many({})
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
 
     def _bulk_load_batch(self, batch: list[Mapping[str, Any]]) -> int:
         postings: dict[int, list[str]] = {}
@@ -200,5 +224,5 @@ class MongoDedupIndex:
         except BulkWriteError as exc:
             raise StorageError(f"bulk load failed: {exc.details.get('writeErrors', [])[:1]}") from exc
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
         return len(batch)
