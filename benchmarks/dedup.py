@@ -405,6 +405,10 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{script:<10} script: {len(idx)} queries, sacorpus duplicate F1 {d[2]:.3f} (MinHash {m[2]:.3f})"
             )
+            if not keep:
+                for i in idx:
+                    if truth[i] != rows["sacorpus"][i]:
+                        print(f"{'':<10} error: {queries[i].kind} {truth[i]} -> {rows['sacorpus'][i]}")
         print("\nerrors of sacorpus (default) by variant kind (truth -> predicted):")
         errs: dict[tuple[str, str, str], int] = {}
         for q, p in zip(queries, rows["sacorpus"], strict=True):
