@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -43,7 +42,8 @@ from sacorpus.demo.server import SiteServer
 from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.mongo import MongoStore
 from sacorpus.storage.sqlite import SQLiteStore
-from sacorpus.testing.servers import free_port, stop_process, wait_until_listening
+from sacorpus.testing.mongo import RestartableMongo
+from sacorpus.testing.servers import free_port
 from sacorpus.text.dedup import DedupConfig
 from sacorpus.text.dedup_labels import rebuild_index
 
@@ -58,36 +58,6 @@ class Outcome:
     exits: list[int] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-
-
-class MongoDaemon:
-    """A SecantusDB daemon on a fixed port and data directory, so it can be stopped and started again."""
-
-    def __init__(self, root: Path) -> None:
-        self.port = free_port()
-        self.root = root
-        self.proc: subprocess.Popen[bytes] | None = None
-        exe = shutil.which(
-            "secantusd-py", path=os.pathsep.join([os.path.dirname(sys.executable), os.environ["PATH"]])
-        )
-        if exe is None:
-            raise SystemExit("secantusd-py is not installed")
-        self.exe = exe
-
-    @property
-    def uri(self) -> str:
-        return f"mongodb://127.0.0.1:{self.port}/?directConnection=true"
-
-    def start(self) -> None:
-        log = open(self.root / "secantus.log", "ab")  # noqa: SIM115 - the daemon writes it
-        args = ["--host", "127.0.0.1", "--port", str(self.port), "--storage-path", str(self.root / "db")]
-        self.proc = subprocess.Popen([self.exe, *args, "--log-level", "WARNING"], stdout=log, stderr=log)
-        wait_until_listening(self.port, self.proc, "secantusd-py", 60)
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            stop_process(self.proc, signal.SIGINT, timeout=30)
-            self.proc = None
 
 
 class Crawl:
@@ -214,11 +184,11 @@ def kill9(site: BigSite, base: str, work: Path, args: argparse.Namespace, mongo:
 
 
 @contextmanager
-def mongo_daemon(work: Path, wanted: bool = True) -> Iterator[MongoDaemon | None]:
+def mongo_daemon(work: Path, wanted: bool = True) -> Iterator[RestartableMongo | None]:
     if not wanted:
         yield None
         return
-    daemon = MongoDaemon(work)
+    daemon = RestartableMongo(str(work))
     daemon.start()
     try:
         yield daemon
@@ -244,6 +214,8 @@ def outage(site: BigSite, base: str, work: Path, args: argparse.Namespace) -> Ou
         daemon.start()
         out.exits.append(proc.wait(3600))
         out.notes.append(f"{during} articles in the {seconds:.0f} s outage: {during / seconds:.1f}/s")
+        if proc.poll() is not None:
+            out.notes.append("(the crawl ended while the server was down)")
         out.notes.append(f"spill files after the fault run: {spill_files(work)}")
         out.exits.append(crawl.run())  # the next run re-imports the spill file
         out.notes.append(f"spill files after the next run: {spill_files(work)}")
@@ -341,6 +313,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--articles", type=int, default=1200)
     ap.add_argument("--outage", type=int, default=90, help="seconds the MongoDB-wire server is down")
+    ap.add_argument("--outage-at", type=float, default=0.1, help="share of the site stored when it starts")
     ap.add_argument("--huge-mb", type=int, default=24, help="size of the page too large for MongoDB")
     ap.add_argument("--only", default="", help="comma-separated scenario names")
     args = ap.parse_args()

@@ -122,7 +122,7 @@ class MongoStore(MongoDedupIndex, ArticleStore):
         database: str = DEFAULT_MONGO_DATABASE,
         spill_path: str | None = None,
         dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS,
-        timeout_ms: int = 10000,
+        timeout_ms: int = 5000,
         fail_fast_seconds: float = 5.0,
     ):
         self.uri = with_direct_connection(uri)
@@ -146,7 +146,7 @@ class MongoStore(MongoDedupIndex, ArticleStore):
             database=database,
             spill_path=spill_path_for(settings, f"mongodb-{host}-{database}"),
             dedup_max_ids=int(setting(settings, "SACORPUS_DEDUP_MAX_IDS", DEFAULT_DEDUP_MAX_IDS)),
-            timeout_ms=int(setting(settings, "MONGO_TIMEOUT_MS", 10000)),
+            timeout_ms=int(setting(settings, "MONGO_TIMEOUT_MS", 5000)),
             fail_fast_seconds=float(setting(settings, "SACORPUS_STORE_FAIL_FAST_SECONDS", 5.0)),
         )
 
