@@ -137,9 +137,15 @@ class DedupPipeline:
         if time.monotonic() < self._down_until:
             # queued behind the call that failed: each queued item would wait for its own timeout
             raise _CoolingOff
-        labeller = self._labeller_for(self.shared.open())
-        before = labeller.relabelled
-        result = labeller.label(item, keep_unchanged=True)
+        try:
+            labeller = self._labeller_for(self.shared.open())
+            before = labeller.relabelled
+            result = labeller.label(item, keep_unchanged=True)
+        except StorageError:
+            # set here, on the worker thread: the items queued behind this one are deferred at once
+            # (one warning per outage, not one per queued item)
+            self._down_until = time.monotonic() + self.cooloff
+            raise
         if labeller.relabelled > before:
             self.count.inc("relabelled", labeller.relabelled - before)
         return result
