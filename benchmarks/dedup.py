@@ -85,8 +85,28 @@ def load_bodies(data: Path) -> list[dict[str, Any]]:
     return rows
 
 
+_UNSPACED_RUN = re.compile(
+    r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u0e00-\u0e7f\u1000-\u109f\u1780-\u17ff]{8,}"
+)
+
+
 def reword(sentence: str, rng: random.Random, vocab: list[str]) -> str:
-    """Change two words (one number if there is one), as sub-editors do."""
+    """Change two words (one number if there is one), as sub-editors do.
+
+    In a script written without spaces a word is about two characters: two 2-character spans are
+    replaced (``split()`` sees one "word" there, and appending a vocabulary run - often a whole
+    sentence of the other article - was not a rewording).
+    """
+    run = _UNSPACED_RUN.search(sentence)
+    if run and len(sentence.split()) < 4:
+        chars = list(sentence)
+        donors = [w for w in vocab if _UNSPACED_RUN.match(w)] or ["\u65b0\u95fb"]
+        for _ in range(2):
+            i = rng.randrange(run.start(), run.end() - 1)
+            donor = rng.choice(donors)
+            j = rng.randrange(max(1, len(donor) - 1))
+            chars[i : i + 2] = list(donor[j : j + 2].ljust(2, donor[0]))
+        return "".join(chars)
     words = sentence.split()
     if len(words) < 4:
         return sentence + " " + rng.choice(vocab)
@@ -405,6 +425,10 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{script:<10} script: {len(idx)} queries, sacorpus duplicate F1 {d[2]:.3f} (MinHash {m[2]:.3f})"
             )
+            if not keep:
+                for i in idx:
+                    if truth[i] != rows["sacorpus"][i]:
+                        print(f"{'':<10} error: {queries[i].kind} {truth[i]} -> {rows['sacorpus'][i]}")
         print("\nerrors of sacorpus (default) by variant kind (truth -> predicted):")
         errs: dict[tuple[str, str, str], int] = {}
         for q, p in zip(queries, rows["sacorpus"], strict=True):

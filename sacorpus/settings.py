@@ -130,7 +130,11 @@ SACORPUS_STORE_SPILL_DIR = "data/spill"
 SACORPUS_STORE_SPILL_PATH = None
 SACORPUS_SQLITE_CACHE_MB = 64
 SACORPUS_SQLITE_TIMEOUT = 30.0  # seconds a write waits for another writer's lock before it fails
-MONGO_TIMEOUT_MS = 10000
+MONGO_TIMEOUT_MS = (
+    5000  # server selection and connect timeout: an unreachable server stops a crawl in seconds
+)
+# after a MongoDB server could not be reached, store calls fail at once for this long (no 10 s wait each)
+SACORPUS_STORE_FAIL_FAST_SECONDS = 5.0
 
 # --- extensions ------------------------------------------------------------------------------------------
 EXTENSIONS = {

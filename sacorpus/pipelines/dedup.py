@@ -4,7 +4,9 @@ Why its own store instance and one worker thread: index lookups and updates bloc
 pymongo) and must be serialised so that article n+1 sees article n in the index, exactly as
 ``scrapy dedup --rebuild`` replays them. Nothing is dropped: the item gets ``text_hash``,
 ``dedup_label`` (duplicate | similar | unique) and ``dedup_evidence`` ([{url, score, shared, kind}]).
-Items without text are passed on unlabelled (``sacorpus/dedup/no_text``); a store failure leaves
+The earliest published copy of a story is the ``unique`` one: when an original arrives after copies
+of it, the copies are relabelled (``sacorpus/dedup/relabelled``), in the store once their rows are
+written. Items without text are passed on unlabelled (``sacorpus/dedup/no_text``); a store failure leaves
 the item unlabelled with the problem ``dedup:store-error`` (``sacorpus/dedup/errors``).
 """
 
@@ -12,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import OrderedDict
 from typing import Any
 
 from itemadapter import ItemAdapter
@@ -20,12 +21,17 @@ from itemadapter import ItemAdapter
 from sacorpus.pipelines._common import Counter, enabled_store
 from sacorpus.pipelines.store import SerialWorker
 from sacorpus.publications import PublicationRegistry
-from sacorpus.storage.base import ArticleStore, StorageError
+from sacorpus.storage.base import ArticleStore, StorageError, write_spill
 from sacorpus.storage.shared import SharedStore
+from sacorpus.storage.spill import UPDATE_KEY
 from sacorpus.text.dedup import DedupConfig, DedupResult
-from sacorpus.text.dedup_labels import RECENT_LABELS, dedup_record, label_unlabelled
+from sacorpus.text.dedup_labels import Labeller, label_unlabelled
 
 logger = logging.getLogger(__name__)
+
+
+class _CoolingOff(Exception):
+    """Raised on the worker thread for an item queued while the index was found unreachable."""
 
 
 def apply_result(item: Any, result: DedupResult) -> None:
@@ -47,9 +53,9 @@ class DedupPipeline:
         self.count = Counter(stats, "sacorpus/dedup")
         self.crawler: Any = None
         self._worker = SerialWorker("sacorpus-dedup")
-        self._recent: OrderedDict[str, tuple[str | None, str, list]] = OrderedDict()
         self._down_until = 0.0  # after a store error: items pass unlabelled at once until then
         self.publications = PublicationRegistry()  # each item's id_pattern gives its slug evidence
+        self._labeller: Labeller | None = None  # made on the worker thread with the opened store
         self._deferred = 0
 
     @classmethod
@@ -93,15 +99,11 @@ class DedupPipeline:
 
     async def process_item(self, item: Any) -> Any:
         if time.monotonic() < self._down_until:
-            # the index was unreachable a moment ago: do not make every item wait for a timeout; the
-            # row is labelled when the index is back (at close, or when the store next opens)
-            self._deferred += 1
-            self.count.inc("deferred")
-            if hasattr(item, "note"):
-                item.note("dedup:deferred")
-            return item
+            return self._defer(item)
         try:
             result = await self._worker.run(self._label, item)
+        except _CoolingOff:
+            return self._defer(item)
         except StorageError as exc:
             self._down_until = time.monotonic() + self.cooloff
             self._deferred += 1
@@ -117,24 +119,63 @@ class DedupPipeline:
         self.count.inc(result.label)
         return item
 
+    def _defer(self, item: Any) -> Any:
+        """The index was unreachable a moment ago: do not make every item wait for a timeout; the row
+        is labelled when the index is back (at close, or when the store next opens)."""
+        self._deferred += 1
+        self.count.inc("deferred")
+        if hasattr(item, "note"):
+            item.note("dedup:deferred")
+        return item
+
+    def _labeller_for(self, store: ArticleStore) -> Labeller:
+        if self._labeller is None or self._labeller.store is not store:
+            self._labeller = Labeller(store, self.config, self.publications)
+        return self._labeller
+
     def _label(self, item: Any) -> DedupResult | None:
-        store = self.shared.open()
-        result = dedup_record(
-            store, item, self.config, keep_unchanged=True, recent=self._recent, publications=self.publications
-        )
-        if result is not None:
-            url = ItemAdapter(item).get("url")
-            self._recent[url] = (result.fingerprint.text_hash, result.label, result.evidence)
-            self._recent.move_to_end(url)
-            while len(self._recent) > RECENT_LABELS:
-                self._recent.popitem(last=False)
+        if time.monotonic() < self._down_until:
+            # queued behind the call that failed: each queued item would wait for its own timeout
+            raise _CoolingOff
+        try:
+            labeller = self._labeller_for(self.shared.open())
+            before = labeller.relabelled
+            result = labeller.label(item, keep_unchanged=True)
+        except StorageError:
+            # set here, on the worker thread: the items queued behind this one are deferred at once
+            # (one warning per outage, not one per queued item)
+            self._down_until = time.monotonic() + self.cooloff
+            raise
+        if labeller.relabelled > before:
+            self.count.inc("relabelled", labeller.relabelled - before)
         return result
 
     async def close_spider(self) -> None:
-        if self._deferred:
+        if self._deferred or (self._labeller is not None and self._labeller.pending):
             await self._wait_for_stored_items()
+        if self._labeller is not None and self._labeller.pending:
+            await self._worker.run(self._write_pending)
+        if self._deferred:
             await self._catch_up("close")
         self._worker.stop()  # the shared store is closed by SharedStore when the spider has closed
+
+    def _write_pending(self) -> None:
+        """Relabels of copies whose rows were not written (spilled in an outage) go to the spill file,
+        after those rows, so the re-import restores the copy and then its new label."""
+        assert self._labeller is not None
+        self._labeller.flush_pending()
+        pending = self._labeller.pending
+        if not pending or not self.store.spill_path:
+            return
+        updates = [{"url": url, UPDATE_KEY: fields} for url, fields in pending.items()]
+        try:
+            write_spill(self.store.spill_path, updates)
+        except OSError as exc:
+            self.count.inc("relabels_lost", len(updates))
+            logger.error("LOST %d relabels (run scrapy dedup --rebuild): %s", len(updates), exc)
+            return
+        self.count.inc("relabels_spilled", len(updates))
+        pending.clear()
 
     async def _wait_for_stored_items(self) -> None:
         """The store stage (900) closes after this one: flush it first so the deferred rows exist."""

@@ -15,13 +15,11 @@ backends keep zlib-compressed and restore on read.
 from __future__ import annotations
 
 import base64
-import fcntl
 import importlib
 import json
 import logging
 import os
 import re
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -113,7 +111,7 @@ def encode_spill_record(record: Mapping[str, Any]) -> str:
 
 
 def decode_spill_record(line: str) -> dict[str, Any]:
-    record = json.loads(line)
+    record: dict[str, Any] = json.loads(line)
     b64 = record.pop("body_b64", None)
     if b64 is not None:
         record["body"] = base64.b64decode(b64)
@@ -207,6 +205,8 @@ class ArticleStorage(Connection):
 
     def import_spill(self) -> int:
         """Re-import the spill file left by an outage; renames it ``*.imported-<ts>`` when done."""
+        from sacorpus.storage.spill import import_spill_file  # the spill module builds on this one
+
         return import_spill_file(self, self.spill_path)
 
 
@@ -288,92 +288,3 @@ class ArticleStore(ArticleStorage, RunState, DedupIndex):
     Components depend on the part they use (:class:`ArticleStorage`, :class:`RunState`,
     :class:`DedupIndex`); a backend implements all three and passes the one contract suite.
     """
-
-
-def import_spill_file(store: ArticleStorage, spill_path: str | None) -> int:
-    """Re-import a spill file into ``store``, once, under a lock; returns how many records were restored.
-
-    The file is first renamed ``*.importing-<ts>`` (so a second process or stage never imports it
-    twice; a crash mid-way leaves that name, which the next open resumes), then each record is restored
-    exactly as spilled (dedup label and evidence included) unless the store already holds a newer fetch
-    of its URL, and the file is finally renamed ``*.imported-<ts>``. A record the store rejects is set
-    aside in ``*.rejected`` and reported, so one bad record never blocks later runs.
-    """
-    if not spill_path:
-        return 0
-    path = Path(spill_path)
-    if not path.parent.is_dir():
-        return 0
-    lock_path = path.with_name(path.name + ".lock")
-    with open(lock_path, "a+b") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            pending = sorted(path.parent.glob(path.name + ".importing-*"))
-            if path.exists():
-                claimed = path.with_name(f"{path.name}.importing-{time.time():.6f}")
-                path.rename(claimed)
-                pending.append(claimed)
-            return sum(_import_one(store, claimed, path) for claimed in pending)
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-
-
-def _import_one(store: ArticleStorage, claimed: Path, path: Path) -> int:
-    n = bad = rejected = 0
-    batch: list[dict[str, Any]] = []
-
-    def flush() -> None:
-        nonlocal n, rejected
-        newer = _newer_in_store(store, batch)
-        keep = [r for r in batch if r["url"] not in newer]
-        try:
-            store.upsert_articles(keep)
-            n += len(keep)
-        except StorageError:
-            for record in keep:  # find the record the store rejects; keep the rest
-                try:
-                    store.upsert_articles([record])
-                    n += 1
-                except StorageError as exc:
-                    rejected += write_spill(path.with_name(path.name + ".rejected"), [record])
-                    logger.error(
-                        "spilled record %s rejected by the store, set aside: %s", record.get("url"), exc
-                    )
-        batch.clear()
-
-    with claimed.open(encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            try:
-                batch.append(decode_spill_record(line))
-            except (ValueError, TypeError) as exc:
-                bad += 1
-                logger.warning("skipping a bad line in spill file %s: %s", claimed, exc)
-                continue
-            if len(batch) >= 200:
-                flush()
-    if batch:
-        flush()
-    done = path.with_name(f"{path.name}.imported-{int(time.time())}")
-    claimed.rename(done)
-    logger.warning(
-        "re-imported %d spilled records from %s (%d bad lines, %d rejected); moved it to %s",
-        n,
-        path,
-        bad,
-        rejected,
-        done,
-    )
-    return n
-
-
-def _newer_in_store(store: ArticleStorage, batch: list[dict[str, Any]]) -> set[str]:
-    """URLs of the batch that the store holds from a later fetch (a refetch after the outage wins)."""
-    newer = set()
-    for url in store.has_urls(r["url"] for r in batch if r.get("url")):
-        stored = store.get(url) or {}
-        spilled = next(r for r in batch if r.get("url") == url)
-        if str(stored.get("fetched_at") or "") > str(spilled.get("fetched_at") or ""):
-            newer.add(url)
-    return newer

@@ -20,9 +20,9 @@ from typing import Any, Self
 from urllib.parse import urlsplit
 
 import bson
-from bson import Binary, Int64
+from bson import Binary
 from pymongo import ASCENDING, MongoClient, UpdateOne
-from pymongo.errors import BulkWriteError, PyMongoError
+from pymongo.errors import PyMongoError
 
 from sacorpus.storage.base import (
     DEFAULT_DEDUP_MAX_IDS,
@@ -33,12 +33,9 @@ from sacorpus.storage.base import (
     setting,
     spill_path_for,
 )
+from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
 
 logger = logging.getLogger(__name__)
-
-#: keys per ``$in`` query: SecantusDB answers ``$in`` in time growing faster than linearly with the
-#: list (100 keys: 18 ms, 800 keys: 460 ms, 5,000 keys: 30-50 s on a 50k-document collection)
-_IN_CHUNK = 100
 
 
 def with_direct_connection(uri: str) -> str:
@@ -116,7 +113,7 @@ def _from_doc(doc: Mapping[str, Any], with_body: bool = True) -> dict[str, Any]:
     return record
 
 
-class MongoStore(ArticleStore):
+class MongoStore(MongoDedupIndex, ArticleStore):
     """Articles, state and the dedup index in a MongoDB (or SecantusDB) database."""
 
     def __init__(
@@ -125,13 +122,15 @@ class MongoStore(ArticleStore):
         database: str = DEFAULT_MONGO_DATABASE,
         spill_path: str | None = None,
         dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS,
-        timeout_ms: int = 10000,
+        timeout_ms: int = 5000,
+        fail_fast_seconds: float = 5.0,
     ):
         self.uri = with_direct_connection(uri)
         self.database = database
         self.spill_path = spill_path
         self.dedup_max_ids = dedup_max_ids
         self.timeout_ms = timeout_ms
+        self.fail_fast_seconds = fail_fast_seconds
         self._client: MongoClient[dict[str, Any]] | None = None
         self._db: Any = None
 
@@ -147,7 +146,8 @@ class MongoStore(ArticleStore):
             database=database,
             spill_path=spill_path_for(settings, f"mongodb-{host}-{database}"),
             dedup_max_ids=int(setting(settings, "SACORPUS_DEDUP_MAX_IDS", DEFAULT_DEDUP_MAX_IDS)),
-            timeout_ms=int(setting(settings, "MONGO_TIMEOUT_MS", 10000)),
+            timeout_ms=int(setting(settings, "MONGO_TIMEOUT_MS", 5000)),
+            fail_fast_seconds=float(setting(settings, "SACORPUS_STORE_FAIL_FAST_SECONDS", 5.0)),
         )
 
     def __repr__(self) -> str:
@@ -192,6 +192,7 @@ class MongoStore(ArticleStore):
     def db(self) -> Any:
         if self._db is None:
             raise StorageError(f"{self!r} is not open")
+        self._check_up()
         return self._db
 
     # --- articles --------------------------------------------------------------------------------
@@ -203,13 +204,13 @@ class MongoStore(ArticleStore):
         try:
             self.db.articles.bulk_write(ops, ordered=False)
         except PyMongoError as exc:
-            raise StorageError(f"upsert of {len(ops)} articles into {self!r} failed: {exc}") from exc
+            raise self._failure(exc, f"upsert of {len(ops)} articles into {self!r} failed") from exc
 
     def get(self, url: str) -> dict[str, Any] | None:
         try:
             doc = self.db.articles.find_one({"url": url})
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
         return _from_doc(doc) if doc else None
 
     def unlabelled_urls(self) -> list[str]:
@@ -218,27 +219,25 @@ class MongoStore(ArticleStore):
             cursor = self.db.articles.find(query, {"url": 1, "_id": 0}).sort("_order", ASCENDING)
             return [d["url"] for d in cursor]
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
 
     def has_urls(self, urls: Iterable[str]) -> set[str]:
         urls = list(dict.fromkeys(urls))
         found: set[str] = set()
         try:
-            for i in range(0, len(urls), _IN_CHUNK):
-                cursor = self.db.articles.find(
-                    {"url": {"$in": urls[i : i + _IN_CHUNK]}}, {"url": 1, "_id": 0}
-                )
+            for i in range(0, len(urls), IN_CHUNK):
+                cursor = self.db.articles.find({"url": {"$in": urls[i : i + IN_CHUNK]}}, {"url": 1, "_id": 0})
                 found.update(d["url"] for d in cursor)
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
         return found
 
     def count(self, publication: str | None = None) -> int:
         query = {} if publication is None else {"publication": publication}
         try:
-            return self.db.articles.count_documents(query)
+            return int(self.db.articles.count_documents(query))
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
 
     def iter_articles(
         self,
@@ -267,7 +266,7 @@ class MongoStore(ArticleStore):
                     .limit(max(1, batch_size))
                 )
             except PyMongoError as exc:
-                raise StorageError(str(exc)) from exc
+                raise self._failure(exc) from exc
             if not docs:
                 return
             for doc in docs:
@@ -289,8 +288,8 @@ class MongoStore(ArticleStore):
         try:
             result = self.db.articles.update_one({"url": url}, {"$set": fields})
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
-        return result.matched_count > 0
+            raise self._failure(exc) from exc
+        return bool(result.matched_count > 0)
 
     # --- state -----------------------------------------------------------------------------------
 
@@ -298,187 +297,11 @@ class MongoStore(ArticleStore):
         try:
             doc = self.db.state.find_one({"_id": key})
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
+            raise self._failure(exc) from exc
         return doc["value"] if doc else None
 
     def set_state(self, key: str, value: Mapping[str, Any]) -> None:
         try:
             self.db.state.update_one({"_id": key}, {"$set": {"value": dict(value)}}, upsert=True)
         except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
-
-    # --- dedup index -----------------------------------------------------------------------------
-
-    def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, list[str]]]:
-        keys = [Int64(h) for h in dict.fromkeys(int(h) for h in hashes)]
-        out: dict[int, tuple[int, list[str]]] = {}
-        try:
-            for i in range(0, len(keys), _IN_CHUNK):
-                for doc in self.db.sentence_hashes.find({"_id": {"$in": keys[i : i + _IN_CHUNK]}}):
-                    out[int(doc["_id"])] = (int(doc.get("n", 0)), list(doc.get("ids") or []))
-        except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
-        return out
-
-    def dedup_counts(self, hashes: Iterable[int]) -> dict[int, int]:
-        keys = [Int64(h) for h in dict.fromkeys(int(h) for h in hashes)]
-        out: dict[int, int] = {}
-        try:
-            for i in range(0, len(keys), _IN_CHUNK):
-                for doc in self.db.sentence_hashes.find({"_id": {"$in": keys[i : i + _IN_CHUNK]}}, {"n": 1}):
-                    out[int(doc["_id"])] = int(doc.get("n", 0))
-        except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
-        return out
-
-    def dedup_fingerprints(self, urls: Iterable[str]) -> dict[str, dict[str, Any]]:
-        urls = list(dict.fromkeys(urls))
-        out: dict[str, dict[str, Any]] = {}
-        try:
-            for i in range(0, len(urls), _IN_CHUNK):
-                for doc in self.db.dedup_docs.find({"_id": {"$in": urls[i : i + _IN_CHUNK]}}):
-                    out[doc["_id"]] = {
-                        "url": doc["_id"],
-                        "text_hash": doc.get("text_hash"),
-                        "canonical_key": doc.get("canonical_key"),
-                        "slug_key": doc.get("slug_key"),
-                        "sentences": doc.get("sentences") or [],
-                    }
-        except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
-        return out
-
-    def dedup_lookup(
-        self, *, text_hash: str | None, canonical_key: str | None, slug_key: str | None, url: str
-    ) -> list[dict[str, str]]:
-        # one indexed query per key: SecantusDB runs an $or as a collection scan
-        hits: list[dict[str, str]] = []
-        try:
-            for kind, name, value in (
-                ("exact-text", "text_hash", text_hash),
-                ("canonical", "canonical_key", canonical_key),
-                ("slug", "slug_key", slug_key),
-            ):
-                if value is None:
-                    continue
-                cursor = self.db.dedup_docs.find({name: value}, {"_id": 1}).limit(21)
-                hits.extend({"url": d["_id"], "kind": kind} for d in cursor if d["_id"] != url)
-        except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
-        return hits
-
-    def _hash_op(self, h: int, url: str) -> UpdateOne:
-        """One atomic update per hash: count the url once, keep at most dedup_max_ids ids.
-
-        An aggregation-pipeline update (MongoDB 4.2+, SecantusDB): the whole read-modify-write runs
-        on the server on one document, so concurrent crawlers never lose an increment.
-        """
-        ids = {"$ifNull": ["$ids", []]}
-        seen = {"$in": [url, ids]}
-        return UpdateOne(
-            {"_id": Int64(h)},
-            [
-                {
-                    "$set": {
-                        "n": {"$cond": [seen, {"$ifNull": ["$n", 0]}, {"$add": [{"$ifNull": ["$n", 0]}, 1]}]},
-                        "ids": {
-                            "$cond": [
-                                {"$or": [seen, {"$gte": [{"$size": ids}, self.dedup_max_ids]}]},
-                                ids,
-                                {"$concatArrays": [ids, [url]]},
-                            ]
-                        },
-                    }
-                }
-            ],
-            upsert=True,
-        )
-
-    def dedup_add(self, fingerprint: Mapping[str, Any]) -> None:
-        url = fingerprint["url"]
-        sentences = [[Int64(int(x)) for x in entry] for entry in fingerprint.get("sentences") or []]
-        doc = {
-            "text_hash": fingerprint.get("text_hash"),
-            "canonical_key": fingerprint.get("canonical_key"),
-            "slug_key": fingerprint.get("slug_key"),
-            "sentences": sentences,
-        }
-        ops = [self._hash_op(h, url) for h in dict.fromkeys(int(entry[0]) for entry in sentences)]
-        try:
-            self._forget_sentences(url, {int(entry[0]) for entry in sentences})
-            self.db.dedup_docs.update_one({"_id": url}, {"$set": doc}, upsert=True)
-            if ops:
-                self.db.sentence_hashes.bulk_write(ops, ordered=False)
-        except PyMongoError as exc:
-            raise StorageError(f"dedup index update for {url} failed: {exc}") from exc
-
-    def _forget_sentences(self, url: str, keep: set[int]) -> None:
-        """A refetched article whose text changed: its old sentences no longer count for it."""
-        old = self.db.dedup_docs.find_one({"_id": url}, {"sentences": 1})
-        gone = [Int64(h) for h in {int(entry[0]) for entry in (old or {}).get("sentences") or []} - keep]
-        if not gone:
-            return
-        self.db.sentence_hashes.update_many(
-            {"_id": {"$in": gone}}, {"$inc": {"n": -1}, "$pull": {"ids": url}}
-        )
-        self.db.sentence_hashes.delete_many({"_id": {"$in": gone}, "n": {"$lte": 0}})
-
-    def dedup_clear(self) -> None:
-        try:
-            self.db.sentence_hashes.delete_many({})
-            self.db.dedup_docs.delete_many({})
-        except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
-
-    def _bulk_load_batch(self, batch: list[Mapping[str, Any]]) -> int:
-        postings: dict[int, list[str]] = {}
-        docs = []
-        for fp in batch:
-            sentences = [[Int64(int(x)) for x in entry] for entry in fp.get("sentences") or []]
-            docs.append(
-                {
-                    "_id": fp["url"],
-                    "text_hash": fp.get("text_hash"),
-                    "canonical_key": fp.get("canonical_key"),
-                    "slug_key": fp.get("slug_key"),
-                    "sentences": sentences,
-                }
-            )
-            for entry in sentences:
-                postings.setdefault(int(entry[0]), []).append(fp["url"])
-        items = list(postings.items())
-        try:
-            self.db.dedup_docs.insert_many(docs, ordered=False)
-            # insert every hash as new; the ones already there fail with a duplicate-key error and
-            # are updated instead (no $in lookups: large $in lists are slow on SecantusDB)
-            try:
-                self.db.sentence_hashes.insert_many(
-                    [
-                        {"_id": Int64(h), "n": len(urls), "ids": urls[: self.dedup_max_ids]}
-                        for h, urls in items
-                    ],
-                    ordered=False,
-                )
-            except BulkWriteError as exc:
-                errors = exc.details.get("writeErrors", [])
-                if any(e.get("code") != 11000 for e in errors):
-                    raise
-                existing = [items[e["index"]] for e in errors]
-                self.db.sentence_hashes.bulk_write(
-                    [
-                        UpdateOne(
-                            {"_id": Int64(h)},
-                            {
-                                "$inc": {"n": len(urls)},
-                                "$push": {"ids": {"$each": urls, "$slice": self.dedup_max_ids}},
-                            },
-                        )
-                        for h, urls in existing
-                    ],
-                    ordered=False,
-                )
-        except BulkWriteError as exc:
-            raise StorageError(f"bulk load failed: {exc.details.get('writeErrors', [])[:1]}") from exc
-        except PyMongoError as exc:
-            raise StorageError(str(exc)) from exc
-        return len(batch)
+            raise self._failure(exc) from exc

@@ -47,7 +47,9 @@ class SharedStore:
 
     def needed(self) -> bool:
         """True when a stage of this crawl writes to the store (a crawl that only exports does not)."""
-        settings = self.crawler.settings if self.crawler is not None else {}
+        if self.crawler is None:
+            return False
+        settings = self.crawler.settings
         return any(settings.getbool(f"SACORPUS_{stage}_ENABLED", True) for stage in ("STORE", "DEDUP"))
 
     async def spider_opened(self, spider: Any) -> None:
@@ -71,7 +73,7 @@ class SharedStore:
     @classmethod
     def of(cls, crawler: Any) -> SharedStore:
         """The crawl's shared store; NotConfigured when the extension is not enabled."""
-        shared = crawler.get_extension(cls) if crawler is not None else None
+        shared: SharedStore | None = crawler.get_extension(cls) if crawler is not None else None
         if shared is None:
             raise NotConfigured(f"{cls.__module__}.{cls.__name__} is not in EXTENSIONS")
         return shared

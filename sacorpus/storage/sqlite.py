@@ -30,6 +30,7 @@ from sacorpus.storage.base import (
     setting,
     spill_path_for,
 )
+from sacorpus.storage.sqlite_dedup import SQLiteDedupIndex, chunks, migrate_dedup
 
 logger = logging.getLogger(__name__)
 
@@ -57,26 +58,9 @@ CREATE INDEX IF NOT EXISTS articles_text_hash ON articles(text_hash);
 CREATE INDEX IF NOT EXISTS articles_canonical_url ON articles(canonical_url);
 CREATE INDEX IF NOT EXISTS articles_page_type ON articles(page_type);
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS dedup_docs (
-    url TEXT PRIMARY KEY,
-    text_hash TEXT,
-    canonical_key TEXT,
-    slug_key TEXT,
-    sentences TEXT NOT NULL
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS dedup_docs_text_hash ON dedup_docs(text_hash);
-CREATE INDEX IF NOT EXISTS dedup_docs_canonical ON dedup_docs(canonical_key);
-CREATE INDEX IF NOT EXISTS dedup_docs_slug ON dedup_docs(slug_key);
-CREATE TABLE IF NOT EXISTS sentence_hashes (hash INTEGER PRIMARY KEY, n INTEGER NOT NULL, ids TEXT NOT NULL);
 """
 
 _COLUMNS = INDEXED_FIELDS  # url first
-_CHUNK = 500  # parameters per IN (...) query, well under SQLite's limit
-
-
-def _chunks(items: list[Any], size: int = _CHUNK) -> Iterator[list[Any]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
 
 
 def _compressed(value: bytes | str | None) -> bytes | None:
@@ -106,7 +90,7 @@ def _row_for(record: Mapping[str, Any]) -> tuple[Any, ...]:
 _STORED = (*_COLUMNS, "data", "body", "html_z")
 
 
-class SQLiteStore(ArticleStore):
+class SQLiteStore(SQLiteDedupIndex, ArticleStore):
     """Articles, state and the dedup index in one SQLite file."""
 
     dedup_bulk_batch_size = 5000  # one write transaction per batch
@@ -162,6 +146,7 @@ class SQLiteStore(ArticleStore):
             columns = {row[1] for row in conn.execute("PRAGMA table_info(articles)")}
             if "html_z" not in columns:  # a store made before the HTML was compressed apart
                 conn.execute("ALTER TABLE articles ADD COLUMN html_z BLOB")
+            migrate_dedup(conn)
         except (sqlite3.Error, OSError) as exc:
             raise StorageError(f"cannot open SQLite store {self.path}: {exc}") from exc
         self._conn = conn
@@ -214,7 +199,7 @@ class SQLiteStore(ArticleStore):
 
     @staticmethod
     def _record(data: str, body: bytes | None, html_z: bytes | None = None) -> dict[str, Any]:
-        record = json.loads(data)
+        record: dict[str, Any] = json.loads(data)
         record["body"] = zlib.decompress(body) if body is not None else None
         if html_z is not None:
             record["html"] = zlib.decompress(html_z).decode("utf-8")
@@ -238,7 +223,7 @@ class SQLiteStore(ArticleStore):
     def has_urls(self, urls: Iterable[str]) -> set[str]:
         found: set[str] = set()
         with self._cursor() as cur:
-            for chunk in _chunks(list(dict.fromkeys(urls))):
+            for chunk in chunks(list(dict.fromkeys(urls))):
                 sql = f"SELECT url FROM articles WHERE url IN ({','.join('?' * len(chunk))})"
                 found.update(r[0] for r in cur.execute(sql, chunk))
         return found
@@ -246,10 +231,10 @@ class SQLiteStore(ArticleStore):
     def count(self, publication: str | None = None) -> int:
         with self._cursor() as cur:
             if publication is None:
-                return cur.execute("SELECT COUNT(*) FROM articles").fetchone()[0]
-            return cur.execute(
-                "SELECT COUNT(*) FROM articles WHERE publication=?", (publication,)
-            ).fetchone()[0]
+                return int(cur.execute("SELECT COUNT(*) FROM articles").fetchone()[0])
+            return int(
+                cur.execute("SELECT COUNT(*) FROM articles WHERE publication=?", (publication,)).fetchone()[0]
+            )
 
     def iter_articles(
         self,
@@ -320,151 +305,3 @@ class SQLiteStore(ArticleStore):
                 "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
                 (key, doc),
             )
-
-    # --- dedup index -----------------------------------------------------------------------------
-
-    def _hash_rows(self, cur: sqlite3.Cursor, hashes: Iterable[int]) -> dict[int, tuple[int, str]]:
-        rows: dict[int, tuple[int, str]] = {}
-        for chunk in _chunks(list(dict.fromkeys(int(h) for h in hashes))):
-            marks = ",".join("?" * len(chunk))
-            for h, n, ids in cur.execute(
-                f"SELECT hash, n, ids FROM sentence_hashes WHERE hash IN ({marks})", chunk
-            ):
-                rows[h] = (n, ids)
-        return rows
-
-    def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, list[str]]]:
-        with self._cursor() as cur:
-            rows = self._hash_rows(cur, hashes)
-        return {h: (n, json.loads(ids)) for h, (n, ids) in rows.items()}
-
-    def dedup_counts(self, hashes: Iterable[int]) -> dict[int, int]:
-        counts: dict[int, int] = {}
-        with self._cursor() as cur:
-            for chunk in _chunks(list(dict.fromkeys(int(h) for h in hashes))):
-                marks = ",".join("?" * len(chunk))
-                counts.update(
-                    cur.execute(f"SELECT hash, n FROM sentence_hashes WHERE hash IN ({marks})", chunk)
-                )
-        return counts
-
-    def dedup_fingerprints(self, urls: Iterable[str]) -> dict[str, dict[str, Any]]:
-        out: dict[str, dict[str, Any]] = {}
-        with self._cursor() as cur:
-            for chunk in _chunks(list(dict.fromkeys(urls))):
-                sql = (
-                    "SELECT url, text_hash, canonical_key, slug_key, sentences FROM dedup_docs "
-                    f"WHERE url IN ({','.join('?' * len(chunk))})"
-                )
-                for url, th, ck, sk, sentences in cur.execute(sql, chunk):
-                    out[url] = {
-                        "url": url,
-                        "text_hash": th,
-                        "canonical_key": ck,
-                        "slug_key": sk,
-                        "sentences": json.loads(sentences),
-                    }
-        return out
-
-    def dedup_lookup(
-        self, *, text_hash: str | None, canonical_key: str | None, slug_key: str | None, url: str
-    ) -> list[dict[str, str]]:
-        hits: list[dict[str, str]] = []
-        with self._cursor() as cur:
-            for kind, column, value in (
-                ("exact-text", "text_hash", text_hash),
-                ("canonical", "canonical_key", canonical_key),
-                ("slug", "slug_key", slug_key),
-            ):
-                if value is None:
-                    continue
-                sql = f"SELECT url FROM dedup_docs WHERE {column}=? AND url<>? ORDER BY url LIMIT 20"
-                hits.extend({"url": u, "kind": kind} for (u,) in cur.execute(sql, (value, url)))
-        return hits
-
-    def dedup_add(self, fingerprint: Mapping[str, Any]) -> None:
-        url = fingerprint["url"]
-        hashes = list(dict.fromkeys(int(entry[0]) for entry in fingerprint.get("sentences") or []))
-        with self._cursor(write=True) as cur:  # BEGIN IMMEDIATE: read-modify-write is atomic
-            self._forget_sentences(cur, url, set(hashes))
-            cur.execute(
-                "INSERT OR REPLACE INTO dedup_docs (url, text_hash, canonical_key, slug_key, sentences) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (
-                    url,
-                    fingerprint.get("text_hash"),
-                    fingerprint.get("canonical_key"),
-                    fingerprint.get("slug_key"),
-                    json.dumps(fingerprint.get("sentences") or []),
-                ),
-            )
-            rows = self._hash_rows(cur, hashes)
-            updates = []
-            for h in hashes:
-                if h not in rows:
-                    updates.append((h, 1, json.dumps([url])))
-                    continue
-                n, raw = rows[h]
-                ids = json.loads(raw)
-                if url in ids:
-                    continue  # counted already
-                if len(ids) < self.dedup_max_ids:
-                    ids.append(url)
-                updates.append((h, n + 1, json.dumps(ids)))
-            cur.executemany(
-                "INSERT INTO sentence_hashes (hash, n, ids) VALUES (?, ?, ?) "
-                "ON CONFLICT(hash) DO UPDATE SET n=excluded.n, ids=excluded.ids",
-                updates,
-            )
-
-    def _forget_sentences(self, cur: sqlite3.Cursor, url: str, keep: set[int]) -> None:
-        """A refetched article whose text changed: its old sentences no longer count for it."""
-        row = cur.execute("SELECT sentences FROM dedup_docs WHERE url=?", (url,)).fetchone()
-        gone = {int(entry[0]) for entry in json.loads(row[0])} - keep if row else set()
-        if not gone:
-            return
-        for h, (n, raw) in self._hash_rows(cur, list(gone)).items():
-            ids = [u for u in json.loads(raw) if u != url]
-            if n <= 1:
-                cur.execute("DELETE FROM sentence_hashes WHERE hash=?", (h,))
-            else:
-                cur.execute("UPDATE sentence_hashes SET n=?, ids=? WHERE hash=?", (n - 1, json.dumps(ids), h))
-
-    def dedup_clear(self) -> None:
-        with self._cursor(write=True) as cur:
-            cur.execute("DELETE FROM sentence_hashes")
-            cur.execute("DELETE FROM dedup_docs")
-
-    def _bulk_load_batch(self, batch: list[Mapping[str, Any]]) -> int:
-        postings: dict[int, list[str]] = {}
-        for fp in batch:
-            for h in dict.fromkeys(int(entry[0]) for entry in fp.get("sentences") or []):
-                postings.setdefault(h, []).append(fp["url"])
-        with self._cursor(write=True) as cur:
-            cur.executemany(
-                "INSERT OR REPLACE INTO dedup_docs (url, text_hash, canonical_key, slug_key, sentences) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [
-                    (
-                        fp["url"],
-                        fp.get("text_hash"),
-                        fp.get("canonical_key"),
-                        fp.get("slug_key"),
-                        json.dumps(fp.get("sentences") or []),
-                    )
-                    for fp in batch
-                ],
-            )
-            rows = self._hash_rows(cur, postings)
-            updates = []
-            for h, urls in postings.items():
-                n, raw = rows.get(h, (0, "[]"))
-                ids = json.loads(raw)
-                ids.extend(urls[: max(0, self.dedup_max_ids - len(ids))])
-                updates.append((h, n + len(urls), json.dumps(ids)))
-            cur.executemany(
-                "INSERT INTO sentence_hashes (hash, n, ids) VALUES (?, ?, ?) "
-                "ON CONFLICT(hash) DO UPDATE SET n=excluded.n, ids=excluded.ids",
-                updates,
-            )
-        return len(batch)

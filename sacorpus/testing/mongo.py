@@ -70,3 +70,41 @@ def local_mongo_server(timeout: float = 30.0, use_env: bool = True) -> Iterator[
         stop_process(proc, signal.SIGINT)
         log.close()
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+class RestartableMongo:
+    """A SecantusDB daemon on a fixed port and data directory that can be stopped and started again.
+
+    Why: an outage test stops the server mid-crawl and brings the same server (same port, same data)
+    back, as an operator restarting MongoDB would.
+    """
+
+    def __init__(self, root: str, timeout: float = 60.0) -> None:
+        exe = shutil.which(
+            "secantusd-py",
+            path=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]),
+        )
+        if exe is None:
+            raise RuntimeError("secantusd-py is not installed (pip install SecantusDB)")
+        self.exe, self.root, self.timeout = exe, root, timeout
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def uri(self) -> str:
+        return f"mongodb://127.0.0.1:{self.port}/?directConnection=true"
+
+    def start(self) -> None:
+        with open(os.path.join(self.root, "secantus.log"), "ab") as log:
+            self.proc = subprocess.Popen(
+                [self.exe, "--host", "127.0.0.1", "--port", str(self.port), "--storage-path",
+                 os.path.join(self.root, "db"), "--log-level", "WARNING"],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        wait_until_listening(self.port, self.proc, "secantusd-py", self.timeout)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            stop_process(self.proc, signal.SIGINT, timeout=30)
+            self.proc = None

@@ -7,7 +7,7 @@ must give the same labels, and commands do not import pipelines. Labels come fro
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -17,10 +17,22 @@ from tqdm import tqdm
 
 from sacorpus.publications import Publication, PublicationRegistry
 from sacorpus.sources.urls import UrlPolicy
-from sacorpus.storage.base import ArticleStore
-from sacorpus.text.dedup import DedupConfig, DedupResult, Fingerprint, dedup_article, text_hash
+from sacorpus.storage.base import ArticleStore, StorageError
+from sacorpus.text.dedup import (
+    MAX_EVIDENCE,
+    DedupConfig,
+    DedupResult,
+    Fingerprint,
+    dedup_article,
+    label_for,
+    order_key,
+    text_hash,
+)
 
-_FIELDS = ("url", "publication", "text", "canonical_url", "sentences", "fetched_at")
+_FIELDS = ("url", "publication", "text", "canonical_url", "sentences", "fetched_at", "published_at")
+
+#: what the labeller remembers per article: (text hash, label, evidence)
+Remembered = tuple[str | None, str, list[dict[str, Any]]]
 
 
 #: Labels given in this run, for the refetch check while the store has not yet written them.
@@ -28,14 +40,15 @@ RECENT_LABELS = 2000
 
 
 def unchanged_refetch(
-    store: ArticleStore, url: str, text: str, recent: Mapping[str, tuple[str | None, str, list]] | None = None
+    store: ArticleStore, url: str, text: str, recent: Mapping[str, Remembered] | None = None
 ) -> DedupResult | None:
     """The earlier label of an article fetched again with the same text, else None.
 
-    Labels follow arrival order: the first copy of a story is ``unique``, later copies point at it.
-    Re-labelling a refetched article against an index that already holds its later copies would
-    turn the original into a ``duplicate`` of its own copies, so an unchanged article keeps its label:
-    from ``recent`` (labelled this run, maybe not stored yet) or from the store.
+    The original (earliest published) copy of a story is ``unique`` and later copies point at it; a
+    copy that arrives before its original is relabelled when the original arrives. An unchanged
+    article keeps the label it has (from ``recent``: labelled this run, maybe not stored yet, or from
+    the store), which already reflects every copy indexed since; labelling it afresh would only
+    repeat that work.
     """
     previous = store.dedup_fingerprints([url]).get(url)
     if not previous or previous.get("text_hash") != text_hash(text):
@@ -66,7 +79,7 @@ def dedup_record(
     config: DedupConfig,
     *,
     keep_unchanged: bool = False,
-    recent: Mapping[str, tuple[str | None, str, list]] | None = None,
+    recent: Mapping[str, Remembered] | None = None,
     publications: PublicationRegistry | None = None,
 ) -> DedupResult | None:
     """Label one article (an item or a stored record) and add it to the index; None without text.
@@ -75,56 +88,161 @@ def dedup_record(
     """
     adapter = ItemAdapter(record) if not isinstance(record, dict) else None
     get = adapter.get if adapter is not None else record.get
-    text = get("text")
+    text, url = get("text"), str(get("url"))
     if not text or not str(text).strip():
         return None
     if keep_unchanged:
-        kept = unchanged_refetch(store, get("url"), str(text), recent)
+        kept = unchanged_refetch(store, url, str(text), recent)
         if kept is not None:
             return kept
     publication = publications.get(get("publication")) if publications is not None else None
     return dedup_article(
         store,
-        get("url"),
-        text,
+        url,
+        str(text),
         canonical_url=get("canonical_url"),
         sentences=get("sentences") or None,
         config=config,
-        slug=publication_slug(get("url"), publication),
+        slug=publication_slug(url, publication),
+        order=order_key(get("published_at"), get("fetched_at"), url),
     )
+
+
+def merge_evidence(
+    evidence: list[dict[str, Any]], entry: Mapping[str, Any], config: DedupConfig
+) -> tuple[str, list[dict[str, Any]]]:
+    """A stored copy's label and evidence once an article that precedes it is known (``entry``)."""
+    merged = [e for e in evidence if e.get("url") != entry["url"]]
+    merged.append({k: v for k, v in entry.items() if k != "of"})
+    merged.sort(key=lambda e: -float(e["score"]))
+    return label_for(float(merged[0]["score"]), config), merged[:MAX_EVIDENCE]
+
+
+class Labeller:
+    """Labels articles in arrival order and relabels the copies an earlier-published arrival precedes.
+
+    Why one class for ingest, catch-up and rebuild: the labels must not depend on who gives them. The
+    rebuild replays the stored articles in fetch order through the same steps the crawl took, so
+    both see the same index at every step and give the same labels; either way the earliest
+    published copy ends ``unique`` and its copies point at it. A relabel of a copy the store stage
+    has not written yet waits in ``pending`` and is written once the row exists
+    (:meth:`flush_pending`).
+    """
+
+    def __init__(
+        self,
+        store: ArticleStore,
+        config: DedupConfig,
+        publications: PublicationRegistry | None = None,
+        recent_size: int = RECENT_LABELS,
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.publications = publications if publications is not None else PublicationRegistry()
+        self.recent_size = recent_size
+        self.recent: OrderedDict[str, Remembered] = OrderedDict()
+        self.pending: dict[str, dict[str, Any]] = {}
+        self.relabelled = 0
+
+    def label(self, record: Any, *, keep_unchanged: bool = False) -> DedupResult | None:
+        """Label one article (item or record), add it to the index and relabel the copies it precedes."""
+        result = dedup_record(
+            self.store,
+            record,
+            self.config,
+            keep_unchanged=keep_unchanged,
+            recent=self.recent,
+            publications=self.publications,
+        )
+        if result is None:
+            return None
+        url = record["url"] if isinstance(record, dict) else ItemAdapter(record)["url"]
+        self._remember(url, (result.fingerprint.text_hash, result.label, result.evidence))
+        for entry in result.later:
+            self._relabel(entry)
+        self.flush_pending()
+        return result
+
+    def _remember(self, url: str, value: Remembered) -> None:
+        self.recent[url] = value
+        self.recent.move_to_end(url)
+        while len(self.recent) > self.recent_size:
+            self.recent.popitem(last=False)
+
+    def _current(self, url: str) -> Remembered | None:
+        if url in self.recent:
+            return self.recent[url]
+        stored = self.store.get(url)
+        if not stored or not stored.get("dedup_label"):
+            return None  # unlabelled: the catch-up labels it against the index, this article included
+        return stored.get("text_hash"), stored["dedup_label"], list(stored.get("dedup_evidence") or [])
+
+    def _relabel(self, entry: Mapping[str, Any]) -> None:
+        target = str(entry["of"])
+        current = self._current(target)
+        if current is None:
+            return
+        label, evidence = merge_evidence(current[2], entry, self.config)
+        self._remember(target, (current[0], label, evidence))
+        self.pending[target] = {"dedup_label": label, "dedup_evidence": evidence}
+        self.relabelled += 1
+
+    def flush_pending(self) -> int:
+        """Write the relabels whose rows are stored; the rest wait (the store stage writes in batches).
+
+        A store error leaves them pending: they are tried again with the next article or at close.
+        """
+        if not self.pending:
+            return 0
+        written = 0
+        try:
+            for url in self.store.has_urls(list(self.pending)):
+                if self.store.update_fields(url, self.pending[url]):
+                    written += 1
+                self.pending.pop(url, None)
+        except StorageError:
+            pass
+        return written
 
 
 def rebuild_index(
     store: ArticleStore, config: DedupConfig, progress: bool = True, batch_size: int = 500
 ) -> Counter[str]:
-    """Clear the dedup index and re-label every stored article in fetched_at order.
+    """Clear the dedup index and re-label every stored article, replaying the crawl's fetch order.
 
-    Returns the label counts (``no_text`` for articles without text, which keep no label).
+    The earliest published copy of a story ends ``unique`` (see :class:`Labeller`); the labels are the
+    ones ingest gave. Returns the label counts (``no_text`` for articles without text, which keep no
+    label; ``relabelled`` for copies relabelled when their original came later).
     """
     store.dedup_clear()
     labels: Counter[str] = Counter()
-    publications = PublicationRegistry()  # each article's own id_pattern gives its slug evidence
+    labeller = Labeller(store, config)
     total = store.count()
     with tqdm(total=total, unit="article", desc="dedup --rebuild", disable=not progress) as bar:
         for record in store.iter_articles(fields=_FIELDS, batch_size=batch_size):
-            result = dedup_record(store, record, config, publications=publications)
-            if result is None:
-                labels["no_text"] += 1
-                store.update_fields(
-                    record["url"], {"dedup_label": None, "dedup_evidence": [], "text_hash": None}
-                )
-            else:
-                labels[result.label] += 1
-                store.update_fields(
-                    record["url"],
-                    {
-                        "dedup_label": result.label,
-                        "dedup_evidence": result.evidence,
-                        "text_hash": result.fingerprint.text_hash,
-                    },
-                )
+            result = labeller.label(record)
+            labels[result.label if result is not None else "no_text"] += 1
+            store.update_fields(record["url"], _label_fields(result))
             bar.update(1)
-    return labels
+    return _final_counts(store, labels, labeller.relabelled)
+
+
+def _label_fields(result: DedupResult | None) -> dict[str, Any]:
+    if result is None:
+        return {"dedup_label": None, "dedup_evidence": [], "text_hash": None}
+    return {
+        "dedup_label": result.label,
+        "dedup_evidence": result.evidence,
+        "text_hash": result.fingerprint.text_hash,
+    }
+
+
+def _final_counts(store: ArticleStore, labels: Counter[str], relabelled: int) -> Counter[str]:
+    """The labels as they stand after the relabels (counted while labelling, a copy relabelled later
+    would be counted under its first label)."""
+    if not relabelled:
+        return labels
+    return Counter(r.get("dedup_label") or "no_text" for r in store.iter_articles(fields=["dedup_label"]))
 
 
 def label_counts(store: ArticleStore) -> Counter[str]:
@@ -138,35 +256,27 @@ def label_unlabelled(
 
     Rows written while the index could not be reached, or re-imported from a spill file without a
     label, would otherwise never be compared with anything: their duplicates would stay undetected.
+    Copies they precede are relabelled as at ingest.
     """
     labels: Counter[str] = Counter()
-    publications = publications or PublicationRegistry()
+    labeller = Labeller(store, config, publications)
     for url in store.unlabelled_urls():
         record = store.get(url)
-        result = (
-            dedup_record(store, record, config, keep_unchanged=True, publications=publications)
-            if record
-            else None
-        )
+        result = labeller.label(record, keep_unchanged=True) if record else None
         if result is None:
             continue
-        store.update_fields(
-            url,
-            {
-                "dedup_label": result.label,
-                "dedup_evidence": result.evidence,
-                "text_hash": result.fingerprint.text_hash,
-            },
-        )
+        store.update_fields(url, _label_fields(result))
         labels[result.label] += 1
     return labels
 
 
 __all__ = [
     "RECENT_LABELS",
+    "Labeller",
     "dedup_record",
     "label_counts",
     "label_unlabelled",
+    "merge_evidence",
     "rebuild_index",
     "unchanged_refetch",
 ]

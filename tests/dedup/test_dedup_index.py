@@ -11,8 +11,8 @@ from sacorpus.pipelines.dedup import apply_result
 from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.mongo import MongoStore
 from sacorpus.storage.sqlite import SQLiteStore
-from sacorpus.text.dedup import DedupConfig, dedup_article, hash64, normalize_text
-from sacorpus.text.dedup_labels import dedup_record, rebuild_index
+from sacorpus.text.dedup import DedupConfig, dedup_article, hash64, normalize_text, order_key
+from sacorpus.text.dedup_labels import Labeller, rebuild_index
 
 SUBJECTS = [
     "The minister",
@@ -166,11 +166,15 @@ def _articles(n: int, seed: int) -> list[Article]:
             sentences = base[: len(base) // 2] + story(rng, len(base) // 2)
         else:
             sentences = story(rng, 8)
+        # publication dates out of fetch order (a feed lists copies before originals), some equal
+        # to each other, some missing
+        day = rng.choice([None, *range(1, 28)])
         out.append(
             Article(
                 url=f"https://pub{i % 3}.co.za/story/{i}",
                 publication=f"pub{i % 3}",
                 fetched_at=f"2024-03-01T10:{i // 60:02d}:{i % 60:02d}Z",
+                published_at=None if day is None else f"2024-02-{day:02d}T08:00:00Z",
                 text=text(sentences),
                 body=b"<html></html>",
             )
@@ -178,26 +182,92 @@ def _articles(n: int, seed: int) -> list[Article]:
     return out
 
 
+def _ingest(store: ArticleStore, articles: list[Article], cfg: DedupConfig, batch: int = 4) -> int:
+    """The dedup stage then the store stage, in fetch order; the store writes in batches, so some
+    relabelled copies are not stored yet when their original arrives. Returns the relabel count."""
+    labeller = Labeller(store, cfg)
+    buffer: list[dict] = []
+    for article in articles:
+        result = labeller.label(article, keep_unchanged=True)
+        assert result is not None
+        apply_result(article, result)
+        buffer.append(dataclasses.asdict(article))
+        if len(buffer) >= batch:
+            store.upsert_articles(buffer)
+            buffer = []
+    store.upsert_articles(buffer)
+    labeller.flush_pending()
+    assert not labeller.pending
+    return labeller.relabelled
+
+
+def _labels(store: ArticleStore) -> dict[str, tuple]:
+    return {
+        r["url"]: (r["dedup_label"], r["dedup_evidence"], r["text_hash"])
+        for r in store.iter_articles(fields=["dedup_label", "dedup_evidence", "text_hash"])
+    }
+
+
 def test_rebuild_gives_the_ingest_labels(index_store: ArticleStore) -> None:
     cfg = DedupConfig()
     articles = _articles(45, seed=21)
-    for article in articles:  # ingest: dedup stage then store stage, in fetch order
-        result = dedup_record(index_store, article, cfg)
-        assert result is not None
-        apply_result(article, result)
-        index_store.upsert_articles([dataclasses.asdict(article)])
-    ingest = {a.url: (a.dedup_label, a.dedup_evidence, a.text_hash) for a in articles}
+    assert _ingest(index_store, articles, cfg) > 0  # some originals arrived after their copies
+    ingest = _labels(index_store)
     assert {label for label, _e, _h in ingest.values()} == {"duplicate", "similar", "unique"}
 
     for url in list(ingest)[:10]:  # scramble stored labels; the rebuild must restore them
         index_store.update_fields(url, {"dedup_label": "bogus", "dedup_evidence": []})
     counts = rebuild_index(index_store, cfg, progress=False, batch_size=7)
     assert sum(counts.values()) == 45
-    rebuilt = {
-        r["url"]: (r["dedup_label"], r["dedup_evidence"], r["text_hash"])
-        for r in index_store.iter_articles(fields=["dedup_label", "dedup_evidence", "text_hash"])
-    }
-    assert rebuilt == ingest
+    assert _labels(index_store) == ingest
+
+
+def test_the_earliest_published_copy_is_the_original(index_store: ArticleStore) -> None:
+    """Every piece of evidence points at a copy published earlier (fetched earlier on equal or
+    missing dates), so the copy published first is never labelled a copy of a later one."""
+    cfg = DedupConfig()
+    articles = _articles(60, seed=4)
+    _ingest(index_store, articles, cfg)
+    key = {a.url: order_key(a.published_at, a.fetched_at, a.url) for a in articles}
+    stored = {r["url"]: r for r in index_store.iter_articles(fields=["dedup_label", "dedup_evidence"])}
+    for url, record in stored.items():
+        assert all(key[e["url"]] < key[url] for e in record["dedup_evidence"]), url
+        assert (record["dedup_label"] == "unique") == (not record["dedup_evidence"]), url
+
+
+def test_an_original_fetched_after_its_copies_becomes_unique(index_store: ArticleStore) -> None:
+    rng = random.Random(12)
+    body = text(story(rng))
+    copies = [
+        Article(
+            url=f"https://copy{i}.co.za/news/{i}",
+            publication="copy",
+            fetched_at=f"2024-05-02T09:00:0{i}Z",
+            published_at="2024-05-02T06:00:00Z",
+            text=body + ("\nSyndicated by the group." if i else ""),
+        )
+        for i in range(2)
+    ]
+    original = Article(
+        url="https://origin.co.za/news/original",
+        publication="origin",
+        fetched_at="2024-05-02T09:30:00Z",
+        published_at="2024-05-01T18:00:00Z",
+        text=body,
+    )
+    cfg = DedupConfig()
+    assert _ingest(index_store, [*copies, original], cfg, batch=1) == 2
+    got = {u: index_store.get(u) for u in (original.url, copies[0].url, copies[1].url)}
+    assert got[original.url]["dedup_label"] == "unique"
+    assert got[original.url]["dedup_evidence"] == []
+    for copy in copies:
+        record = got[copy.url]
+        assert record["dedup_label"] == "duplicate"
+        assert original.url in [e["url"] for e in record["dedup_evidence"]]
+    # the rebuild, which replays fetch order, agrees
+    before = _labels(index_store)
+    rebuild_index(index_store, cfg, progress=False)
+    assert _labels(index_store) == before
 
 
 def test_two_writers_lose_no_index_update(index_store: ArticleStore) -> None:

@@ -145,6 +145,21 @@ def test_spill_file_is_reimported_on_open(store: ArticleStore) -> None:
     assert store.count() == 3
 
 
+def test_a_spilled_relabel_is_applied_after_the_row_it_updates(store: ArticleStore) -> None:
+    """A copy spilled in an outage, then relabelled when its original came (written after it)."""
+    from sacorpus.storage.spill import UPDATE_KEY
+
+    assert store.spill_path
+    copy = record("https://spill.example/copy", dedup_label="unique", dedup_evidence=[])
+    relabel = {"dedup_label": "duplicate", "dedup_evidence": [{"url": "https://o.example/1", "score": 1.0}]}
+    write_spill(store.spill_path, [copy, {"url": copy["url"], UPDATE_KEY: relabel}])
+    store.close()
+    store.open()
+    got = store.get(copy["url"])
+    assert got is not None and store.count() == 1
+    assert (got["dedup_label"], got["dedup_evidence"]) == (relabel["dedup_label"], relabel["dedup_evidence"])
+
+
 def test_record_without_url_is_a_storage_error(store: ArticleStore) -> None:
     with pytest.raises(StorageError):
         store.upsert_articles([{"publication": "x"}])
@@ -155,6 +170,21 @@ def test_record_without_url_is_a_storage_error(store: ArticleStore) -> None:
 
 def fp(url: str, hashes: list[int], **keys: str | None) -> dict[str, Any]:
     return {"url": url, "sentences": [[h, 40] for h in hashes], **keys}
+
+
+def test_the_index_keeps_each_copys_order_key(store: ArticleStore) -> None:
+    store.dedup_add(
+        fp("https://a.example/1", [1, 2], order_key="2024-05-01T10:00:00Z\t2024-05-03\thttps://a.example/1")
+    )
+    store.dedup_bulk_load([fp("https://b.example/2", [2, 3], order_key="2024-05-02")])
+    keys = {
+        u: r["order_key"]
+        for u, r in store.dedup_fingerprints(["https://a.example/1", "https://b.example/2"]).items()
+    }
+    assert keys == {
+        "https://a.example/1": "2024-05-01T10:00:00Z\t2024-05-03\thttps://a.example/1",
+        "https://b.example/2": "2024-05-02",
+    }
 
 
 def test_dedup_index_counts_and_ids(store: ArticleStore) -> None:

@@ -193,3 +193,40 @@ def test_switches(pipeline: type, switch: str) -> None:
             pipeline.from_crawler(crawler)
     else:
         assert isinstance(pipeline.from_crawler(crawler), pipeline)
+
+
+def test_an_original_arriving_after_its_copies_relabels_them_in_the_store(tmp_path: Path) -> None:
+    """Copies listed before their original are stored (batch of 3) before or after it arrives; once the
+    original is in, it is ``unique`` and the stored copies point at it, as ``dedup --rebuild`` says."""
+    db = tmp_path / "corpus.sqlite"
+    published = {"copy": "2024-05-02T10:00:00Z", "original": "2024-05-01T10:00:00Z"}
+    articles = [
+        {**article(f"https://copy{i}.co.za/news/{i}", [*STORY, f"Syndicated copy {i}."], "copy", i),
+         "published_at": published["copy"]}
+        for i in range(2)
+    ] + [
+        {**article("https://news.co.za/weather", OTHER, "news", 2), "published_at": published["copy"]},
+        {**article("https://origin.co.za/news/clinics", STORY, "origin", 3), "published_at": published["original"]},
+        {**article("https://news.co.za/weather-2", [*OTHER[:1], *STORY[:1]], "news", 4)},
+    ]  # fmt: skip
+    stats, _ = run_crawl(tmp_path, articles, f"SACORPUS_SQLITE_PATH={db}", "SACORPUS_STORE_BATCH_SIZE=3")
+    assert stats["sacorpus/dedup/relabelled"] == 2
+    with SQLiteStore(str(db)) as store:
+        original = store.get("https://origin.co.za/news/clinics")
+        assert original is not None and original["dedup_label"] == "unique"
+        assert original["dedup_evidence"] == []
+        for i in range(2):
+            copy = store.get(f"https://copy{i}.co.za/news/{i}")
+            assert copy is not None and copy["dedup_label"] == "duplicate"
+            assert "https://origin.co.za/news/clinics" in [e["url"] for e in copy["dedup_evidence"]]
+        ingest = {r["url"]: (r["dedup_label"], r["dedup_evidence"]) for r in store.iter_articles()}
+    rebuild = subprocess.run(
+        [sys.executable, "-m", "scrapy", "dedup", "--rebuild", "-s", f"SACORPUS_SQLITE_PATH={db}"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert rebuild.returncode == 0, rebuild.stderr[-2000:]
+    with SQLiteStore(str(db)) as store:
+        assert {r["url"]: (r["dedup_label"], r["dedup_evidence"]) for r in store.iter_articles()} == ingest

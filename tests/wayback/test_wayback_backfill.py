@@ -117,9 +117,12 @@ def test_cdx_rate_limit_is_respected(crawl, thenewage_replay):
     times = [r.at for r in replay.cdx_requests()]
     assert len(times) == 4
     gaps = [b - a for a, b in pairwise(times)]
-    # 4 per second at most (0.25 s apart, minus scheduling slack) - and the setting, not the 1 s
-    # default slot delay, is what spaces them
-    assert min(gaps) >= 0.2, gaps
+    # 4 per second at most: the crawler sends them 0.25 s apart; the server sees arrival times, and
+    # under load one request can spend up to ~0.1 s in transit, which shortens the gap after it (seen:
+    # 0.185 s with 4 suites and other work on 2 cores). Without the limit the gaps are milliseconds.
+    assert min(gaps) >= 0.15, gaps
+    assert times[-1] - times[-3] >= 2 * 0.25 - 0.1, gaps
+    # and the setting, not the 1 s default slot delay, is what spaces them
     assert sorted(gaps)[1] < 0.8, gaps
 
 
