@@ -340,7 +340,6 @@ def _absolute(loc: str | None, base: str) -> str | None:
 
 # --- index recursion ----------------------------------------------------------------------------
 
-DEFAULT_MAX_DEPTH = 3  # robots/declared sitemap = depth 0; news sites rarely nest beyond index -> month
 _URL_MONTH = re.compile(r"(?<!\d)((?:19|20)\d\d)[-/_.]?(0[1-9]|1[0-2])(?!\d)")
 
 
@@ -349,13 +348,14 @@ def next_sitemaps(
     depth: int,
     seen: set[str],
     *,
-    max_depth: int = DEFAULT_MAX_DEPTH,
+    max_depth: int,
     since: date | None = None,
     until: date | None = None,
 ) -> tuple[list[str], list[str]]:
     """Child sitemaps of an index to fetch next: ``(urls, reasons_for_skips)``.
 
-    ``depth`` is the depth of the index just parsed; children deeper than ``max_depth`` are not
+    ``depth`` is the depth of the index just parsed (a robots-listed or declared sitemap is depth 0);
+    children deeper than ``max_depth`` (SACORPUS_SITEMAP_MAX_DEPTH) are not
     followed (indexes that point at themselves or nest without end exist). ``seen`` (updated here)
     stops cycles across the whole run. With a window, a child is skipped when its lastmod is
     before ``since`` (nothing in it changed since then) or when its URL names a month entirely
@@ -423,26 +423,3 @@ def standard_sitemaps(home: str, known: Iterable[str] = ()) -> list[str]:
     """The standard sitemap locations of ``home``'s host, minus those already ``known``."""
     seen = set(known)
     return [u for u in (urljoin(home, path) for path in STANDARD_SITEMAP_PATHS) if u not in seen]
-
-
-def in_window(entry_date: str | None, since: date | None, until: date | None) -> bool:
-    """Whether an entry dated ``entry_date`` (UTC ISO or any parsable date) falls in [since, until].
-
-    Both ends are inclusive whole days. An entry without a (parsable) date is kept: a sitemap that
-    gives no dates must not silently yield nothing; the article's own date is checked downstream.
-    """
-    if since is None and until is None:
-        return True
-    day = iso_date(entry_date) or iso_date(to_utc_iso(entry_date))
-    if day is None:
-        return True
-    if since is not None and day < since:
-        return False
-    return not (until is not None and day > until)
-
-
-def parse_day(value: str | None) -> date | None:
-    """A ``-a since=YYYY-MM-DD`` spider argument as a date (None when empty); raises ValueError if bad."""
-    if value is None or not str(value).strip():
-        return None
-    return date.fromisoformat(str(value).strip())
