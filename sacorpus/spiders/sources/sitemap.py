@@ -1,5 +1,5 @@
 """Sitemaps and news sitemaps (Scrapy's SitemapSpider is the model): polled with conditional GET;
-indexes are walked by :func:`sacorpus.sources.sitemaps.next_sitemaps`, the one code path with the
+indexes are walked by :func:`sacorpus.sources.sitemap_index.next_sitemaps`, the one code path with the
 depth limit, the cycle guard and the date-window pruning."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from scrapy.http import Request, Response
 
 from sacorpus.sources import sitemaps
 from sacorpus.sources.dates import in_window
+from sacorpus.sources.sitemap_index import next_sitemaps
 from sacorpus.spiders.sources.base import Source
 
 logger = logging.getLogger(__name__)
@@ -72,7 +73,7 @@ class SitemapSource(Source):
     async def children(self, result: sitemaps.SitemapResult, response: Response, kind: str) -> list[Request]:
         """Requests for the child sitemaps of an index not yet seen, not too deep, not outside the window."""
         spider, depth = self.spider, response.meta.get("sacorpus_depth", 0)
-        urls, skipped = sitemaps.next_sitemaps(
+        urls, skipped = next_sitemaps(
             result,
             depth,
             self.sources.sitemaps_seen,

@@ -11,6 +11,7 @@ from scrapy.http import Request, Response
 
 from sacorpus.sources import wayback
 from sacorpus.sources.urls import canonicalize
+from sacorpus.sources.wayback_homepage import homepage_links, walk_back
 from sacorpus.spiders.sources.wayback_windows import Query, WaybackSource
 
 
@@ -53,7 +54,7 @@ class WaybackHomepageSource(WaybackSource):
             for ts, original, digest in captures
         ]
         end = datetime.combine(window[1], time(23, 59, 59), tzinfo=UTC)
-        for capture in wayback.walk_back(pool, end, stop=window[0]):
+        for capture in walk_back(pool, end, stop=window[0]):
             self.stats.inc_value("sacorpus/source/wayback/homepage_versions")
             yield self.request(
                 capture.memento(self.base),
@@ -71,9 +72,7 @@ class WaybackHomepageSource(WaybackSource):
         if memento:
             timestamp = memento[0].ljust(14, "0")
         capture = wayback.Capture(urlkey="", timestamp=timestamp, original=original)
-        links = wayback.homepage_links(
-            response.body, capture, accept=self.spider.policy.is_article, base=self.base
-        )
+        links = homepage_links(response.body, capture, accept=self.spider.policy.is_article, base=self.base)
         self.stats.inc_value("sacorpus/source/wayback/homepage_links", len(links))
         wanted: dict[str, tuple[str, str, str]] = {}
         for link in links:

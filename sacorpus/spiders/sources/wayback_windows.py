@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy.http import Request
 
 from sacorpus.sources import wayback
+from sacorpus.sources.wayback_windows import WindowLog, month_windows, window_key
 from sacorpus.spiders.sources.base import Source
 
 if TYPE_CHECKING:
@@ -32,19 +33,19 @@ class WindowState:
 
     def __init__(self, spider: PublicationSpider) -> None:
         self.spider = spider
-        self._log: wayback.WindowLog | None = None
+        self._log: WindowLog | None = None
         self._runs: dict[str, str] = {}  # window key -> run id that finished it
 
     @property
     def key(self) -> str:
         return f"wayback:{self.spider.publication.slug}"
 
-    async def log(self) -> wayback.WindowLog:
+    async def log(self) -> WindowLog:
         """The log; a run recovering from kill -9 redoes the windows the killed run finished."""
         if self._log is None:
             spider = self.spider
             data = await spider.get_state(self.key) or {}
-            log = wayback.WindowLog.from_dict(data)
+            log = WindowLog.from_dict(data)
             runs = {str(k): str(v) for k, v in dict(data.get("done_runs") or {}).items()}
             job = getattr(spider, "sacorpus_job", None)
             if job is not None and job.recovered:
@@ -66,7 +67,7 @@ class WindowState:
         log.record_page(query, window, resume_key)
         if not resume_key:
             job = getattr(self.spider, "sacorpus_job", None)
-            self._runs[wayback.window_key(query, window)] = job.run if job is not None else ""
+            self._runs[window_key(query, window)] = job.run if job is not None else ""
             self.spider.crawler.stats.inc_value("sacorpus/source/wayback/windows_done")
         await self.spider.set_state(self.key, {**log.to_dict(), "done_runs": self._runs})
 
@@ -110,7 +111,7 @@ class WaybackSource(Source):
             return
         log = await self.sources.windows.log()
         skipped = 0
-        for window in wayback.month_windows(start, end):
+        for window in month_windows(start, end):
             for query, target, match in self.queries():
                 if log.is_done(query, window) and not spider.refetch:
                     skipped += 1
@@ -152,7 +153,7 @@ class WaybackSource(Source):
                 "sacorpus_handler": self.name,
                 "download_slot": "wayback-cdx",
                 "autothrottle_dont_adjust_delay": True,
-                "sacorpus_seen_key": f"cdx|{wayback.window_key(key, window)}|{resume_key or ''}",
+                "sacorpus_seen_key": f"cdx|{window_key(key, window)}|{resume_key or ''}",
                 "sacorpus_cdx": (key, target, match, window[0].isoformat(), window[1].isoformat()),
                 "sacorpus_homepage_captures": list(captures),
             },
