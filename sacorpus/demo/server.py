@@ -276,70 +276,74 @@ class SiteServer:
         return None
 
 
+class _SiteHandler(BaseHTTPRequestHandler):
+    """Answers from a :class:`SiteServer`'s resources (conditional GET, special responses, HEAD)."""
+
+    site: SiteServer  # set per server by _make_handler
+    protocol_version = "HTTP/1.1"
+    server_version = "sacorpus-SiteServer/1"
+
+    def log_message(self, format: str, *args: object) -> None:
+        logger.debug("%s " + format, self.address_string(), *args)
+
+    def do_HEAD(self) -> None:
+        self._respond(head=True)
+
+    def do_GET(self) -> None:
+        self._respond(head=False)
+
+    def _send(self, status: int, headers: Mapping[str, str], body: bytes, head: bool) -> None:
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if not head and body:
+            self.wfile.write(body)
+
+    def _respond(self, head: bool) -> None:
+        raw_path = self.path
+        if raw_path.startswith(("http://", "https://")):  # absolute form (proxy-style request)
+            parts = urlsplit(raw_path)
+            raw_path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        self.site.requests.append((self.command, raw_path))
+        special = self.site._special_for(raw_path)
+        if special is not None:
+            headers = {"Content-Type": "text/plain; charset=utf-8", **special.headers}
+            self._send(special.status, headers, special.body, head)
+            return
+        found = self.site._lookup(raw_path)
+        if found is None:
+            self._send(404, {"Content-Type": "text/plain; charset=utf-8"}, b"not found\n", head)
+            return
+        res, etag = found
+        last_modified = res.headers.get("Last-Modified", DEFAULT_LAST_MODIFIED)
+        headers = {
+            "Content-Type": res.content_type,
+            "ETag": etag,
+            "Last-Modified": last_modified,
+            **res.headers,
+        }
+        if self._not_modified(etag, last_modified):
+            self._send(304, {"ETag": etag, "Last-Modified": last_modified}, b"", head=True)
+            return
+        self._send(200, headers, res.body, head)
+
+    def _not_modified(self, etag: str, last_modified: str) -> bool:
+        inm = self.headers.get("If-None-Match")
+        if inm is not None:
+            return inm.strip() == "*" or etag in [t.strip() for t in inm.split(",")]
+        ims = self.headers.get("If-Modified-Since")
+        if ims:
+            try:
+                return parsedate_to_datetime(last_modified) <= parsedate_to_datetime(ims)
+            except (TypeError, ValueError):
+                return False
+        return False
+
+
 def _make_handler(server: SiteServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        server_version = "sacorpus-SiteServer/1"
-
-        def log_message(self, format: str, *args: object) -> None:
-            logger.debug("%s " + format, self.address_string(), *args)
-
-        def do_HEAD(self) -> None:
-            self._respond(head=True)
-
-        def do_GET(self) -> None:
-            self._respond(head=False)
-
-        def _send(self, status: int, headers: Mapping[str, str], body: bytes, head: bool) -> None:
-            self.send_response(status)
-            for name, value in headers.items():
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if not head and body:
-                self.wfile.write(body)
-
-        def _respond(self, head: bool) -> None:
-            raw_path = self.path
-            if raw_path.startswith(("http://", "https://")):  # absolute form (proxy-style request)
-                parts = urlsplit(raw_path)
-                raw_path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-            server.requests.append((self.command, raw_path))
-            special = server._special_for(raw_path)
-            if special is not None:
-                headers = {"Content-Type": "text/plain; charset=utf-8", **special.headers}
-                self._send(special.status, headers, special.body, head)
-                return
-            found = server._lookup(raw_path)
-            if found is None:
-                self._send(404, {"Content-Type": "text/plain; charset=utf-8"}, b"not found\n", head)
-                return
-            res, etag = found
-            last_modified = res.headers.get("Last-Modified", DEFAULT_LAST_MODIFIED)
-            headers = {
-                "Content-Type": res.content_type,
-                "ETag": etag,
-                "Last-Modified": last_modified,
-                **res.headers,
-            }
-            if self._not_modified(etag, last_modified):
-                self._send(304, {"ETag": etag, "Last-Modified": last_modified}, b"", head=True)
-                return
-            self._send(200, headers, res.body, head)
-
-        def _not_modified(self, etag: str, last_modified: str) -> bool:
-            inm = self.headers.get("If-None-Match")
-            if inm is not None:
-                return inm.strip() == "*" or etag in [t.strip() for t in inm.split(",")]
-            ims = self.headers.get("If-Modified-Since")
-            if ims:
-                try:
-                    return parsedate_to_datetime(last_modified) <= parsedate_to_datetime(ims)
-                except (TypeError, ValueError):
-                    return False
-            return False
-
-    return Handler
+    return type("Handler", (_SiteHandler,), {"site": server})
 
 
 def main(argv: list[str] | None = None) -> None:
