@@ -111,11 +111,11 @@ class Publication:
         Rule sets are ordered by ``valid_until``; the first whose ``valid_until`` is on or after
         ``when`` applies, and the undated one (the current layout) applies to everything later.
         """
-        dated = sorted((r for r in self.rules if r.valid_until), key=lambda r: r.valid_until)
+        dated = sorted((r for r in self.rules if r.valid_until), key=lambda r: r.valid_until or date.max)
         current = [r for r in self.rules if r.valid_until is None]
         if when is not None:
             for rule in dated:
-                if when <= rule.valid_until:
+                if rule.valid_until is not None and when <= rule.valid_until:
                     return rule
         if current:
             return current[0]

@@ -167,7 +167,7 @@ class SiteServer:
         if self._httpd is None:
             raise RuntimeError("SiteServer is not started")
         host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host!s}:{port}"
 
     def start(self) -> SiteServer:
         if self._httpd is not None:

@@ -53,7 +53,7 @@ class DecompressionMiddleware:
     def process_response(self, request: Request, response: Response) -> Response:
         if request.method == "HEAD" or not response.body:
             return response
-        label = response.headers.get(b"Content-Encoding", b"").decode("latin-1").strip() or None
+        label = (response.headers.get(b"Content-Encoding") or b"").decode("latin-1").strip() or None
         if label is None and not (self.sniff and response.body[:2] == GZIP_MAGIC):
             return response
         result = decompress(response.body, label, max_bytes=self.max_size)

@@ -32,7 +32,7 @@ class RedirectLoopMiddleware:
     def process_response(self, request: Request, response: Response) -> Response:
         if response.status not in (301, 302, 303, 307, 308) or b"Location" not in response.headers:
             return response
-        location = response.headers[b"Location"].decode("latin-1")
+        location = (response.headers[b"Location"] or b"").decode("latin-1")
         target = canonicalize(urljoin(request.url, location))
         seen = {canonicalize(u) for u in (*request.meta.get("redirect_urls", ()), request.url)}
         if target in seen:

@@ -47,23 +47,23 @@ class PublicationSpider(scrapy.Spider):
     :meth:`article_request`, :meth:`make_article`, :meth:`links_to_follow`.
     """
 
-    name: ClassVar[str] = ""
+    name = ""
     publication_slug: ClassVar[str | None] = None  # defaults to ``name``
 
-    custom_settings: ClassVar[dict[str, Any]] = {}
+    custom_settings: dict[str, Any] | None = {}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.publication: Publication = self.load_publication()
         self.policy = UrlPolicy.from_publication(self.publication)
-        args = self.parse_arguments(kwargs)
-        self.since, self.until = args["since"], args["until"]
-        self.wayback_from, self.wayback_to = args["wayback_from"], args["wayback_to"]
-        self.refetch_arg = args["refetch"]
-        self.source_kinds = args["sources"]
-        self.base_url_arg = kwargs.get("base_url")
-        self.wayback_mode_arg = kwargs.get("wayback_mode")
-        self.wayback_output = args["wayback_output"]
+        run = self.parse_arguments(kwargs)
+        self.since, self.until = run["since"], run["until"]
+        self.wayback_from, self.wayback_to = run["wayback_from"], run["wayback_to"]
+        self.refetch_arg: bool = run["refetch"]
+        self.source_kinds: tuple[str, ...] | None = run["sources"]
+        self.base_url_arg: str | None = kwargs.get("base_url")
+        self.wayback_mode_arg: str | None = kwargs.get("wayback_mode")
+        self.wayback_output: str = run["wayback_output"]
         self._store: Any = None  # opened on first use (see _open_store)
         self._store_lock = asyncio.Lock()
         self.sources = SourceSet(self)
@@ -223,7 +223,9 @@ class PublicationSpider(scrapy.Spider):
     async def parse_article(self, response: Response) -> AsyncIterator[Article | Request]:
         yield self.make_article(response)
         if self.settings.getbool("SACORPUS_FOLLOW_LINKS"):
-            candidates = [(url, {}) for url in self.links_to_follow(response)]
+            candidates: list[tuple[str, dict[str, Any]]] = [
+                (url, {}) for url in self.links_to_follow(response)
+            ]
             async for request in self.article_requests(candidates, "link", response):
                 yield request
 

@@ -113,7 +113,7 @@ def encode_spill_record(record: Mapping[str, Any]) -> str:
 
 
 def decode_spill_record(line: str) -> dict[str, Any]:
-    record = json.loads(line)
+    record: dict[str, Any] = json.loads(line)
     b64 = record.pop("body_b64", None)
     if b64 is not None:
         record["body"] = base64.b64decode(b64)

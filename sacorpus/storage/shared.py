@@ -47,8 +47,11 @@ class SharedStore:
 
     def needed(self) -> bool:
         """True when a stage of this crawl writes to the store (a crawl that only exports does not)."""
-        settings = self.crawler.settings if self.crawler is not None else {}
-        return any(settings.getbool(f"SACORPUS_{stage}_ENABLED", True) for stage in ("STORE", "DEDUP"))
+        if self.crawler is None:
+            return True
+        return any(
+            self.crawler.settings.getbool(f"SACORPUS_{stage}_ENABLED", True) for stage in ("STORE", "DEDUP")
+        )
 
     async def spider_opened(self, spider: Any) -> None:
         """Open the store before any article is fetched; a store that cannot be used stops the run.
@@ -71,7 +74,7 @@ class SharedStore:
     @classmethod
     def of(cls, crawler: Any) -> SharedStore:
         """The crawl's shared store; NotConfigured when the extension is not enabled."""
-        shared = crawler.get_extension(cls) if crawler is not None else None
+        shared: SharedStore | None = crawler.get_extension(cls) if crawler is not None else None
         if shared is None:
             raise NotConfigured(f"{cls.__module__}.{cls.__name__} is not in EXTENSIONS")
         return shared

@@ -137,7 +137,7 @@ class WaybackReplay:
     def base_url(self) -> str:
         assert self._server is not None, "start() first"
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host!s}:{port}"
 
     def cdx_requests(self) -> list[RequestLog]:
         return [r for r in self.log if r.path.startswith("/cdx/")]

@@ -10,7 +10,7 @@ that is what a reader and a ground truth call the publication date.
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 
 _ISO = re.compile(
@@ -155,7 +155,7 @@ def to_utc_iso(dt: datetime | None) -> str | None:
     return dt.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def wayback_date(timestamp: str | None):
+def wayback_date(timestamp: str | None) -> date | None:
     """The capture date of a 14-digit Wayback timestamp (for choosing dated rules)."""
     if not timestamp or not re.fullmatch(r"\d{8,14}", timestamp):
         return None

@@ -140,7 +140,7 @@ class WaybackSource(Source):
             collapse=self.collapse,
             resume_key=resume_key,
             limit=self.spider.settings.getint("SACORPUS_WAYBACK_CDX_LIMIT"),
-            output=self.spider.wayback_output,
+            output=self.spider.wayback_output,  # type: ignore[arg-type]  # checked by parse_arguments
         )
         return Request(
             url,
