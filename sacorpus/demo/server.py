@@ -218,10 +218,6 @@ class SiteServer:
         location = location.replace("{base}", self.public_base or self.base_url)
         self.add_response(path, status, {"Location": location}, times=times)
 
-    def clear_responses(self) -> None:
-        with self._lock:
-            self._special.clear()
-
     def paths(self) -> list[str]:
         return sorted(self._source)
 

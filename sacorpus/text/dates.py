@@ -41,7 +41,6 @@ _MONTHS = {
     )
     for m in names.split()
 }
-MONTH_NAMES = frozenset(_MONTHS)
 _TEXT_DATE = re.compile(
     r"(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\.?\s+(?P<mon1>[^\W\d_]{3,10})\.?,?\s+(?P<y1>(?:19|20)\d{2})"
     r"|(?P<mon2>[^\W\d_]{3,10})\.?\s+(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y2>(?:19|20)\d{2})"

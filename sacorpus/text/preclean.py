@@ -117,7 +117,6 @@ _RESPONSIVE_SHOW = re.compile(
 _GLUED = re.compile(
     r"(?<![./\\\w])((?:[^\W\d_]*[a-zß-ÿ]{2}|\d{3,4})[.?][\"”’)\]]?)([\"“‘(]?[A-ZÀ-Þ][a-zß-ÿ])"
 )
-MAX_NODES = 400_000  # a page bigger than this is not pre-cleaned node by node
 
 
 def repair_glued_sentences(text: str) -> str:
