@@ -25,6 +25,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from scrapy.responsetypes import responsetypes
 
+from sacorpus import settings as defaults
 from sacorpus.middlewares.stats import count
 from sacorpus.text.compression import GZIP_MAGIC, decompress
 
@@ -45,7 +46,11 @@ class DecompressionMiddleware:
         if not settings.getbool("COMPRESSION_ENABLED", True):
             raise NotConfigured("COMPRESSION_ENABLED is off")
         max_size = settings.getint("DOWNLOAD_MAXSIZE", 0) or 64 * 1024 * 1024
-        return cls(crawler, max_size, settings.getbool("SACORPUS_GZIP_SNIFF_ENABLED", True))
+        return cls(
+            crawler,
+            max_size,
+            settings.getbool("SACORPUS_GZIP_SNIFF_ENABLED", defaults.SACORPUS_GZIP_SNIFF_ENABLED),
+        )
 
     def process_request(self, request: Request) -> None:
         request.headers.setdefault("Accept-Encoding", ACCEPT_ENCODING)

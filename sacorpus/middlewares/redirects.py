@@ -15,6 +15,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response
 
+from sacorpus import settings as defaults
 from sacorpus.middlewares.stats import count
 from sacorpus.sources.urls import canonicalize
 
@@ -25,7 +26,9 @@ class RedirectLoopMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RedirectLoopMiddleware:
-        if not crawler.settings.getbool("SACORPUS_REDIRECT_LOOP_ENABLED", True):
+        if not crawler.settings.getbool(
+            "SACORPUS_REDIRECT_LOOP_ENABLED", defaults.SACORPUS_REDIRECT_LOOP_ENABLED
+        ):
             raise NotConfigured("SACORPUS_REDIRECT_LOOP_ENABLED is off")
         return cls(crawler)
 

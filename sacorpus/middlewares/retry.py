@@ -28,6 +28,7 @@ from scrapy.http import Response
 from scrapy.utils.asyncio import sleep
 from scrapy.utils.response import response_status_message
 
+from sacorpus import settings as defaults
 from sacorpus.middlewares.stats import count
 
 log = logging.getLogger(__name__)
@@ -63,12 +64,18 @@ def backoff_delay(attempt: int, base: float, cap: float, jitter: float = 0.25) -
 
 class RetryAfterMiddleware(RetryMiddleware):
     def __init__(self, settings) -> None:
-        if not settings.getbool("SACORPUS_RETRY_ENABLED", True):
+        if not settings.getbool("SACORPUS_RETRY_ENABLED", defaults.SACORPUS_RETRY_ENABLED):
             raise NotConfigured("SACORPUS_RETRY_ENABLED is off")
         super().__init__(settings)
-        self.backoff_base = settings.getfloat("SACORPUS_RETRY_BACKOFF_BASE", 2.0)
-        self.backoff_max = settings.getfloat("SACORPUS_RETRY_BACKOFF_MAX", 120.0)
-        self.retry_after_max = settings.getfloat("SACORPUS_RETRY_AFTER_MAX", 600.0)
+        self.backoff_base = settings.getfloat(
+            "SACORPUS_RETRY_BACKOFF_BASE", defaults.SACORPUS_RETRY_BACKOFF_BASE
+        )
+        self.backoff_max = settings.getfloat(
+            "SACORPUS_RETRY_BACKOFF_MAX", defaults.SACORPUS_RETRY_BACKOFF_MAX
+        )
+        self.retry_after_max = settings.getfloat(
+            "SACORPUS_RETRY_AFTER_MAX", defaults.SACORPUS_RETRY_AFTER_MAX
+        )
         self.retry_http_codes |= {429}
         self._slot_delays: dict[str, tuple[float, float]] = {}  # slot -> (configured delay, raised until)
 
