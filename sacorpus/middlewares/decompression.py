@@ -45,7 +45,10 @@ class DecompressionMiddleware:
         settings = crawler.settings
         if not settings.getbool("COMPRESSION_ENABLED", True):
             raise NotConfigured("COMPRESSION_ENABLED is off")
-        max_size = settings.getint("DOWNLOAD_MAXSIZE", 0) or 64 * 1024 * 1024
+        # DOWNLOAD_MAXSIZE = 0 means no download limit: the decompression-bomb cap still applies
+        max_size = settings.getint("DOWNLOAD_MAXSIZE", 0) or settings.getint(
+            "SACORPUS_GZIP_MAX_BYTES", defaults.SACORPUS_GZIP_MAX_BYTES
+        )
         return cls(
             crawler,
             max_size,
