@@ -31,7 +31,7 @@ import hashlib
 import logging
 import mimetypes
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -39,6 +39,9 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 logger = logging.getLogger(__name__)
+
+#: a dynamic part of a site: (path?query, request headers) -> (status, headers, body), or None
+Route = Callable[[str, Mapping[str, str]], "tuple[int, dict[str, str], bytes] | None"]
 
 #: Last-Modified for resources that do not set their own: a fixed date keeps responses deterministic.
 DEFAULT_LAST_MODIFIED = "Mon, 02 Nov 2026 06:00:00 GMT"
@@ -152,6 +155,7 @@ class SiteServer:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._special: dict[str, SpecialResponse] = {}
+        self._routes: list[tuple[str, Route]] = []  # (path prefix, answer), e.g. the Wayback replay
         self._served: dict[str, tuple[Resource, str]] = {}  # path -> (substituted resource, etag)
         self._by_query: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}
         self.requests: list[tuple[str, str]] = []  # (method, path?query) of every request, for tests
@@ -212,6 +216,22 @@ class SiteServer:
         """Script a special response for ``path`` (exact path, with query string if any)."""
         with self._lock:
             self._special[path] = SpecialResponse(status, dict(headers or {}), body, times)
+
+    def add_route(self, prefix: str, answer: Route) -> None:
+        """Answer paths under ``prefix`` with a function (sites that compute their answers, such as the
+        Wayback replay); static resources and special responses still come first."""
+        with self._lock:
+            self._routes.append((prefix, answer))
+
+    def _routed(self, raw_path: str, headers: Mapping[str, str]) -> tuple[int, dict[str, str], bytes] | None:
+        with self._lock:
+            routes = list(self._routes)
+        for prefix, answer in routes:
+            if raw_path.startswith(prefix):
+                found = answer(raw_path, headers)
+                if found is not None:
+                    return found
+        return None
 
     def add_redirect(self, path: str, location: str, status: int = 301, times: int | None = None) -> None:
         """Redirect ``path`` to ``location`` (``{base}`` in the location is substituted)."""
@@ -309,6 +329,10 @@ class _SiteHandler(BaseHTTPRequestHandler):
             self._send(special.status, headers, special.body, head)
             return
         found = self.site._lookup(raw_path)
+        routed = self.site._routed(raw_path, self.headers) if found is None else None
+        if routed is not None:
+            self._send(*routed, head)
+            return
         if found is None:
             self._send(404, {"Content-Type": "text/plain; charset=utf-8"}, b"not found\n", head)
             return
