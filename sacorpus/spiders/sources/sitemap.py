@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 from scrapy.http import Request, Response
@@ -73,8 +74,15 @@ class SitemapSource(Source):
     async def children(self, result: sitemaps.SitemapResult, response: Response, kind: str) -> list[Request]:
         """Requests for the child sitemaps of an index not yet seen, not too deep, not outside the window."""
         spider, depth = self.spider, response.meta.get("sacorpus_depth", 0)
-        urls, skipped = next_sitemaps(
+        # the publication's URLs (a mirror's index lists the mirror's): one key per sitemap for the
+        # cycle guard and the poll state, whichever host served the index
+        walk = replace(
             result,
+            sitemaps=[spider.logical_url(u) for u in result.sitemaps],
+            sitemap_lastmods={spider.logical_url(u): d for u, d in result.sitemap_lastmods.items()},
+        )
+        urls, skipped = next_sitemaps(
+            walk,
             depth,
             self.sources.sitemaps_seen,
             max_depth=spider.settings.getint("SACORPUS_SITEMAP_MAX_DEPTH"),
