@@ -57,7 +57,7 @@ class SerialWorker:
         from twisted.internet import reactor
 
         self.start()
-        return await maybe_deferred_to_future(deferToThreadPool(reactor, self._pool, f, *args, **kwargs))  # type: ignore[arg-type]
+        return await maybe_deferred_to_future(deferToThreadPool(reactor, self._pool, f, *args, **kwargs))
 
     def stop(self) -> None:
         if self._started:

@@ -19,10 +19,10 @@ import json
 import re
 import threading
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import format_datetime
+from http.client import HTTPMessage
 from urllib.parse import parse_qs, quote_plus, unquote_plus, urlsplit
 
 from sacorpus.demo.server import SiteServer
@@ -137,7 +137,7 @@ class WaybackReplay:
 
     # handling ------------------------------------------------------------------------------------
 
-    def _answer(self, raw_path: str, headers: Mapping[str, str]) -> Answer:
+    def _answer(self, raw_path: str, headers: HTTPMessage) -> Answer:
         answer = self._route(raw_path)
         parts = urlsplit(raw_path)
         with self._lock:

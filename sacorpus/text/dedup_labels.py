@@ -28,7 +28,10 @@ RECENT_LABELS = 2000
 
 
 def unchanged_refetch(
-    store: ArticleStore, url: str, text: str, recent: Mapping[str, tuple[str | None, str, list]] | None = None
+    store: ArticleStore,
+    url: str,
+    text: str,
+    recent: Mapping[str, tuple[str | None, str, list[Any]]] | None = None,
 ) -> DedupResult | None:
     """The earlier label of an article fetched again with the same text, else None.
 
@@ -66,7 +69,7 @@ def dedup_record(
     config: DedupConfig,
     *,
     keep_unchanged: bool = False,
-    recent: Mapping[str, tuple[str | None, str, list]] | None = None,
+    recent: Mapping[str, tuple[str | None, str, list[Any]]] | None = None,
     publications: PublicationRegistry | None = None,
 ) -> DedupResult | None:
     """Label one article (an item or a stored record) and add it to the index; None without text.
