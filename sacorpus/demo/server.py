@@ -33,8 +33,8 @@ import mimetypes
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from email.message import Message
 from email.utils import parsedate_to_datetime
-from http.client import HTTPMessage
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
@@ -42,7 +42,7 @@ from urllib.parse import parse_qsl, urlsplit
 logger = logging.getLogger(__name__)
 
 #: a dynamic part of a site: (path?query, request headers) -> (status, headers, body), or None
-Route = Callable[[str, HTTPMessage], "tuple[int, dict[str, str], bytes] | None"]
+Route = Callable[[str, Message], "tuple[int, dict[str, str], bytes] | None"]
 
 #: Last-Modified for resources that do not set their own: a fixed date keeps responses deterministic.
 DEFAULT_LAST_MODIFIED = "Mon, 02 Nov 2026 06:00:00 GMT"
@@ -224,7 +224,7 @@ class SiteServer:
         with self._lock:
             self._routes.append((prefix, answer))
 
-    def _routed(self, raw_path: str, headers: HTTPMessage) -> tuple[int, dict[str, str], bytes] | None:
+    def _routed(self, raw_path: str, headers: Message) -> tuple[int, dict[str, str], bytes] | None:
         with self._lock:
             routes = list(self._routes)
         for prefix, answer in routes:

@@ -21,8 +21,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.message import Message
 from email.utils import format_datetime
-from http.client import HTTPMessage
 from urllib.parse import parse_qs, quote_plus, unquote_plus, urlsplit
 
 from sacorpus.demo.server import SiteServer
@@ -137,7 +137,7 @@ class WaybackReplay:
 
     # handling ------------------------------------------------------------------------------------
 
-    def _answer(self, raw_path: str, headers: HTTPMessage) -> Answer:
+    def _answer(self, raw_path: str, headers: Message) -> Answer:
         answer = self._route(raw_path)
         parts = urlsplit(raw_path)
         with self._lock:
