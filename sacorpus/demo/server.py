@@ -25,7 +25,6 @@ publication's real host names.
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import hashlib
 import logging
@@ -367,33 +366,7 @@ def _make_handler(server: SiteServer) -> type[BaseHTTPRequestHandler]:
     return type("Handler", (_SiteHandler,), {"site": server})
 
 
-def main(argv: list[str] | None = None) -> None:
-    """``python -m sacorpus.demo.server [--port P] [--directory DIR]``: browse the demo or a fixture site."""
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument(
-        "--directory", help="serve a fixture site directory (tests/sites/<slug>) instead of the demo"
-    )
-    parser.add_argument("--list", action="store_true", help="print every URL served")
-    args = parser.parse_args(argv)
-    if args.directory:
-        resources = directory_resources(args.directory)
-    else:
-        from sacorpus.demo.site import build_site
+if __name__ == "__main__":  # python -m sacorpus.demo.server, as before sacorpus.demo.__main__
+    from sacorpus.demo.__main__ import main
 
-        resources = build_site()
-    site = SiteServer(resources, port=args.port).start()
-    print(f"serving {len(resources)} resources at {site.base_url}/ (Ctrl-C to stop)")
-    if args.list:
-        for path in site.paths():
-            print(f"  {site.url(path)}")
-    try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        site.stop()
-
-
-if __name__ == "__main__":
     main()
