@@ -125,3 +125,28 @@ def test_the_checks_catch_an_offender():
     tree = ast.parse(f"import scrapy.http\n\ndef long():\n{body}\n    return 0\n")
     assert _functions(tree) == [("long", 61)]
     assert "scrapy.http" in _imports(tree)
+
+
+def test_every_source_kind_is_registered():
+    """A source kind is one file in sacorpus/spiders/sources plus its line in SOURCES: a class that is
+    written but not registered would never run."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import sacorpus.spiders.sources as package
+    from sacorpus.spiders.sources import SOURCE_KINDS, SOURCES
+    from sacorpus.spiders.sources.base import Source
+
+    defined = set()
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        defined |= {
+            cls
+            for _, cls in inspect.getmembers(module, inspect.isclass)
+            if issubclass(cls, Source) and cls.name and cls.__module__ == module.__name__
+        }
+    assert defined == set(SOURCES), f"not registered: {defined - set(SOURCES)}"
+    assert len({cls.name for cls in SOURCES}) == len(SOURCES), "two source kinds share a name"
+    # the kinds ``-a sources=...`` accepts (users' cron lines name them)
+    assert set(SOURCE_KINDS) == {"feeds", "sitemaps", "news_sitemaps", "robots", "start_urls", "wayback"}
