@@ -150,3 +150,15 @@ def test_every_source_kind_is_registered():
     assert len({cls.name for cls in SOURCES}) == len(SOURCES), "two source kinds share a name"
     # the kinds ``-a sources=...`` accepts (users' cron lines name them)
     assert set(SOURCE_KINDS) == {"feeds", "sitemaps", "news_sitemaps", "robots", "start_urls", "wayback"}
+
+
+def test_requests_queued_by_earlier_versions_still_load():
+    """A JOBDIR queued before source kinds became objects names the old callbacks; they still resolve."""
+    from scrapy.utils.request import request_from_dict
+
+    from sacorpus.spiders.demo import DemoSpider
+
+    spider = DemoSpider()
+    for name in ("parse_feed", "parse_sitemap", "parse_robots", "parse_section", "parse_cdx"):
+        request = request_from_dict({"url": "http://127.0.0.1:1/", "callback": name}, spider=spider)
+        assert request.callback == getattr(spider, name)

@@ -167,6 +167,31 @@ class PublicationSpider(scrapy.Spider):
         async for output in self.sources.parse(response):
             yield output
 
+    # callbacks named by requests that earlier versions queued on disk (a JOBDIR resumed after upgrading)
+    async def _legacy(self, response: Response, handler: str) -> AsyncIterator[Any]:
+        response.meta.setdefault("sacorpus_handler", handler)
+        async for output in self.parse_source(response):
+            yield output
+
+    def parse_feed(self, response: Response) -> AsyncIterator[Any]:
+        return self._legacy(response, "feed")
+
+    def parse_sitemap(self, response: Response) -> AsyncIterator[Any]:
+        return self._legacy(response, "sitemap")
+
+    def parse_robots(self, response: Response) -> AsyncIterator[Any]:
+        return self._legacy(response, "robots")
+
+    def parse_section(self, response: Response) -> AsyncIterator[Any]:
+        return self._legacy(response, "section")
+
+    def parse_cdx(self, response: Response) -> AsyncIterator[Any]:
+        homepage = str(response.meta.get("sacorpus_cdx", ("",))[0]).startswith("homepage:")
+        return self._legacy(response, "wayback_homepage" if homepage else "wayback_cdx")
+
+    def parse_wayback_homepage(self, response: Response) -> AsyncIterator[Any]:
+        return self._legacy(response, "wayback_homepage")
+
     def source_failed(self, failure: Any) -> None:
         request = failure.request
         self.crawler.stats.inc_value(
