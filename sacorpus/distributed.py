@@ -52,12 +52,14 @@ from scrapy_redis.connection import get_redis_from_settings
 from scrapy_redis.dupefilter import RFPDupeFilter
 from scrapy_redis.scheduler import Scheduler as _ScrapyRedisScheduler
 
+from sacorpus import settings as defaults
+
 logger = logging.getLogger(__name__)
 
 URL_SETTING = "SACORPUS_REDIS_URL"
 ENV_VARS = ("SACORPUS_REDIS_URL", "REDIS_URL")
-DEFAULT_PREFIX = "sacorpus"
-DEFAULT_HEARTBEAT = 10.0  # seconds between a worker's heartbeats
+DEFAULT_PREFIX: str = defaults.SACORPUS_REDIS_KEY_PREFIX
+DEFAULT_HEARTBEAT: float = defaults.SACORPUS_REDIS_HEARTBEAT  # seconds between a worker's heartbeats
 
 
 class DistributedCrawlError(RuntimeError):

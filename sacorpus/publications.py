@@ -13,19 +13,15 @@ layout (see :meth:`Publication.rules_for`).
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from dataclasses import dataclass, field
 from datetime import date
 from importlib import resources
-from typing import Any
+
+from sacorpus.publication_reader import PublicationError, TomlReader, is_xpath
 
 PUBLICATIONS_PACKAGE = "publications"
-
-
-class PublicationError(ValueError):
-    """A publication file is malformed; the message names the file and the key."""
 
 
 @dataclass(frozen=True)
@@ -115,11 +111,11 @@ class Publication:
         Rule sets are ordered by ``valid_until``; the first whose ``valid_until`` is on or after
         ``when`` applies, and the undated one (the current layout) applies to everything later.
         """
-        dated = sorted((r for r in self.rules if r.valid_until), key=lambda r: r.valid_until)
+        dated = sorted((r for r in self.rules if r.valid_until), key=lambda r: r.valid_until or date.max)
         current = [r for r in self.rules if r.valid_until is None]
         if when is not None:
             for rule in dated:
-                if when <= rule.valid_until:
+                if rule.valid_until is not None and when <= rule.valid_until:
                     return rule
         if current:
             return current[0]
@@ -134,117 +130,12 @@ class Publication:
 # --- validation ---------------------------------------------------------------------------------
 
 
-def is_xpath(selector: str) -> bool:
-    return selector.startswith(("/", "(", "./"))
-
-
-def selector_problem(selector: str, *, xpath_only: bool = False) -> str | None:
-    """Why ``selector`` cannot be used (None when it compiles): CSS, or XPath when it looks like one."""
-    from lxml import etree
-
-    if not selector.strip():
-        return "empty selector"
-    if xpath_only or is_xpath(selector):
-        try:
-            etree.XPath(selector)
-        except etree.XPathSyntaxError as exc:
-            return f"bad XPath {selector!r}: {exc}"
-        return None
-    from cssselect import SelectorError
-    from lxml.cssselect import CSSSelector
-
-    try:
-        CSSSelector(selector)
-    except (SelectorError, etree.XPathSyntaxError) as exc:
-        return f"bad CSS selector {selector!r}: {exc}"
-    return None
-
-
-class _Reader:
-    """Reads one TOML table strictly, naming file and key in every error."""
-
-    def __init__(self, filename: str, table: dict[str, Any], prefix: str = "") -> None:
-        self.filename = filename
-        self.table = table
-        self.prefix = prefix
-        self.used: set[str] = set()
-
-    def fail(self, key: str, problem: str) -> PublicationError:
-        return PublicationError(f"{self.filename}: key '{self.prefix}{key}': {problem}")
-
-    def get(
-        self, key: str, kind: type | tuple[type, ...], *, required: bool = False, default: Any = None
-    ) -> Any:
-        self.used.add(key)
-        if key not in self.table:
-            if required:
-                typo = difflib.get_close_matches(key, [k for k in self.table if isinstance(k, str)], n=1)
-                hint = f" (is '{self.prefix}{typo[0]}' a typo?)" if typo else ""
-                raise self.fail(key, f"missing (required){hint}")
-            return default
-        value = self.table[key]
-        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-            expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-            raise self.fail(key, f"expected {expected}, got {type(value).__name__} {value!r}")
-        if isinstance(value, str) and required and not value.strip():
-            raise self.fail(key, "must not be empty")
-        return value
-
-    def strings(self, key: str, *, required: bool = False, regex: bool = False) -> tuple[str, ...]:
-        value = self.get(key, list, required=required, default=[])
-        for i, item in enumerate(value):
-            if not isinstance(item, str):
-                raise self.fail(f"{key}[{i}]", f"expected a string, got {type(item).__name__} {item!r}")
-            if regex:
-                self.check_regex(f"{key}[{i}]", item)
-        if required and not value:
-            raise self.fail(key, "must list at least one value")
-        return tuple(value)
-
-    def selectors(self, key: str, *, xpath_only: bool = False) -> tuple[str, ...]:
-        """A list of CSS selectors (or XPath, starting with ``/``, ``(`` or ``./``), each compiled now.
-
-        A selector that does not compile would otherwise select nothing on every page, with a warning
-        per page: it is a load error naming the file and the key instead.
-        """
-        values = self.strings(key)
-        for i, value in enumerate(values):
-            problem = selector_problem(value, xpath_only=xpath_only)
-            if problem:
-                raise self.fail(f"{key}[{i}]", problem)
-        return values
-
-    def check_regex(self, key: str, pattern: str) -> None:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise self.fail(key, f"bad regular expression {pattern!r}: {exc}") from None
-
-    def date(self, key: str) -> date | None:
-        value = self.get(key, (str, date))
-        if value is None or isinstance(value, date):
-            return value
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            raise self.fail(key, f"not a date (YYYY-MM-DD): {value!r}") from None
-
-    def sub(self, key: str) -> _Reader | None:
-        value = self.get(key, dict)
-        return None if value is None else _Reader(self.filename, value, f"{self.prefix}{key}.")
-
-    def finish(self) -> None:
-        unknown = sorted(set(self.table) - self.used)
-        if unknown:
-            raise self.fail(unknown[0], "unknown key (typo?)")
-
-
-def _read_rules(reader: _Reader, index: int) -> RuleSet:
+def _read_rules(reader: TomlReader, index: int) -> RuleSet:
     filters = []
     for j, raw in enumerate(reader.get("filters", list, default=[])):
         if not isinstance(raw, dict):
             raise reader.fail(f"filters[{j}]", "expected an inline table {tag=..., attribute=..., value=...}")
-        f = _Reader(reader.filename, raw, f"{reader.prefix}filters[{j}].")
+        f = TomlReader(reader.filename, raw, f"{reader.prefix}filters[{j}].")
         flt = ElementFilter(
             tag=f.get("tag", str, required=True),
             attribute=f.get("attribute", str, required=True),
@@ -281,37 +172,42 @@ def parse_publication(slug: str, text: str, filename: str | None = None) -> Publ
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PublicationError(f"{filename}: not valid TOML: {exc}") from None
-    top = _Reader(filename, data)
+    top = TomlReader(filename, data)
     name = top.get("name", str, required=True)
     home = top.get("home", str, required=True)
     if not re.match(r"https?://", home):
         raise top.fail("home", f"must be an http(s) URL, got {home!r}")
     domains = top.strings("domains", required=True)
     languages = top.strings("languages", required=True)
+    pub = Publication(
+        slug=slug,
+        name=name,
+        home=home,
+        domains=domains,
+        languages=languages,
+        country=top.get("country", str),
+        mirrors=top.strings("mirrors"),
+        description=top.get("description", str),
+        sources=_read_sources(top),
+        urls=_read_urls(top),
+        rules=_read_rule_sets(top),
+    )
+    top.finish()
+    return pub
 
+
+def _read_sources(top: TomlReader) -> Sources:
+    """The ``[sources]`` table; a publication without any source is an error."""
     sources = Sources()
     src = top.sub("sources")
     if src is not None:
-        wayback = None
-        wb = src.sub("wayback")
-        if wb is not None:
-            wayback = WaybackSource(
-                prefixes=wb.strings("prefixes"),
-                domains=wb.strings("domains"),
-                homepage=wb.get("homepage", str),
-                start=wb.date("from"),
-                end=wb.date("to"),
-            )
-            wb.finish()
-            if not (wayback.prefixes or wayback.domains or wayback.homepage):
-                raise wb.fail("prefixes", "a wayback source needs prefixes, domains or a homepage")
         sources = Sources(
             feeds=src.strings("feeds"),
             sitemaps=src.strings("sitemaps"),
             news_sitemaps=src.strings("news_sitemaps"),
             robots=src.get("robots", bool, default=False),
             start_urls=src.strings("start_urls"),
-            wayback=wayback,
+            wayback=_read_wayback(src),
         )
         src.finish()
     if not (
@@ -327,46 +223,54 @@ def parse_publication(slug: str, text: str, filename: str | None = None) -> Publ
             "a publication needs at least one source (feeds, sitemaps, news_sitemaps, "
             "robots, start_urls or wayback)",
         )
+    return sources
 
-    urls = UrlRules()
+
+def _read_wayback(src: TomlReader) -> WaybackSource | None:
+    wb = src.sub("wayback")
+    if wb is None:
+        return None
+    wayback = WaybackSource(
+        prefixes=wb.strings("prefixes"),
+        domains=wb.strings("domains"),
+        homepage=wb.get("homepage", str),
+        start=wb.date("from"),
+        end=wb.date("to"),
+    )
+    wb.finish()
+    if not (wayback.prefixes or wayback.domains or wayback.homepage):
+        raise wb.fail("prefixes", "a wayback source needs prefixes, domains or a homepage")
+    return wayback
+
+
+def _read_urls(top: TomlReader) -> UrlRules:
     u = top.sub("urls")
-    if u is not None:
-        urls = UrlRules(
-            allow=u.strings("allow", regex=True),
-            deny=u.strings("deny", regex=True),
-            article=u.strings("article", regex=True),
-            id_pattern=u.get("id_pattern", str),
-        )
-        if urls.id_pattern is not None:
-            u.check_regex("id_pattern", urls.id_pattern)
-            if "id" not in re.compile(urls.id_pattern).groupindex:
-                raise u.fail("id_pattern", "needs a named group (?P<id>...)")
-        u.finish()
+    if u is None:
+        return UrlRules()
+    urls = UrlRules(
+        allow=u.strings("allow", regex=True),
+        deny=u.strings("deny", regex=True),
+        article=u.strings("article", regex=True),
+        id_pattern=u.get("id_pattern", str),
+    )
+    if urls.id_pattern is not None:
+        u.check_regex("id_pattern", urls.id_pattern)
+        if "id" not in re.compile(urls.id_pattern).groupindex:
+            raise u.fail("id_pattern", "needs a named group (?P<id>...)")
+    u.finish()
+    return urls
 
-    rule_tables = top.get("rules", list, default=[])
+
+def _read_rule_sets(top: TomlReader) -> tuple[RuleSet, ...]:
+    """The dated ``[[rules]]`` tables; at most one may leave out valid_until (the current layout)."""
     rules = []
-    for i, raw in enumerate(rule_tables):
+    for i, raw in enumerate(top.get("rules", list, default=[])):
         if not isinstance(raw, dict):
             raise top.fail(f"rules[{i}]", "expected a table ([[rules]])")
-        rules.append(_read_rules(_Reader(filename, raw, f"rules[{i}]."), i))
+        rules.append(_read_rules(TomlReader(top.filename, raw, f"rules[{i}]."), i))
     if sum(1 for r in rules if r.valid_until is None) > 1:
         raise top.fail("rules", "only one rule set may leave out valid_until (the current layout)")
-
-    pub = Publication(
-        slug=slug,
-        name=name,
-        home=home,
-        domains=domains,
-        languages=languages,
-        country=top.get("country", str),
-        mirrors=top.strings("mirrors"),
-        description=top.get("description", str),
-        sources=sources,
-        urls=urls,
-        rules=tuple(rules) or (RuleSet(),),
-    )
-    top.finish()
-    return pub
+    return tuple(rules) or (RuleSet(),)
 
 
 def load_publication(slug: str) -> Publication:
@@ -420,6 +324,7 @@ __all__ = [
     "Sources",
     "UrlRules",
     "WaybackSource",
+    "is_xpath",
     "load_all",
     "load_publication",
     "parse_publication",

@@ -28,21 +28,6 @@ from sacorpus.text.dedup import DedupConfig
 from sacorpus.text.dedup_labels import rebuild_index
 from sacorpus.text.page import process_page
 
-#: what was fetched: kept as stored
-FETCHED = frozenset(
-    (
-        "url",
-        "publication",
-        "source",
-        "source_url",
-        "final_url",
-        "wayback_timestamp",
-        "fetched_at",
-        "status",
-        "headers",
-        "body",
-    )
-)
 #: rebuilt afterwards over the whole store
 DEDUP = frozenset(("text_hash", "dedup_label", "dedup_evidence"))
 ARTICLE_FIELDS = frozenset(f.name for f in dataclasses.fields(Article))

@@ -11,7 +11,7 @@ import argparse
 import contextlib
 import gzip
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TextIO
@@ -66,7 +66,7 @@ def iter_store(
     desc: str = "articles",
     counts: ScanCounts | None = None,
     batch_size: int = 500,
-) -> Iterator[dict[str, Any]]:
+) -> Generator[dict[str, Any], None, None]:
     """Stream the records passing ``flt`` with a tqdm bar on stderr (total: the store's count).
 
     Memory stays bounded by the store's batch size: records are yielded one at a time. Closing the
@@ -184,7 +184,7 @@ class CorpusCommand(ScrapyCommand):
     requires_crawler_process = False
     default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
     #: the fields :meth:`records` reads from the store (None: all)
-    fields: ClassVar[Sequence[str] | None] = None
+    fields: Sequence[str] | None = None
     #: what the scan report calls the articles that passed the filter
     scan_what: ClassVar[str] = "articles counted"
     #: option parsing errors (besides FilterError) reported as usage errors
@@ -222,7 +222,7 @@ class CorpusCommand(ScrapyCommand):
 
     def records(
         self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
-    ) -> Iterator[dict[str, Any]]:
+    ) -> Generator[dict[str, Any], None, None]:
         """The filtered record stream of :attr:`fields`, with the progress bar unless --no-progress."""
         return iter_store(
             store, flt, self.fields, progress=not opts.no_progress, desc=self.name, counts=counts
@@ -237,7 +237,7 @@ class CorpusCommand(ScrapyCommand):
         try:
             flt = ArticleFilter.from_options(opts)
             self.prepare(args, opts, flt)
-        except (FilterError, *self.option_errors) as exc:
+        except (FilterError, *self.option_errors) as exc:  # type: ignore[misc]  # a tuple of classes
             raise UsageError(str(exc), print_help=False) from exc
         counts = ScanCounts()
         try:

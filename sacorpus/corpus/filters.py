@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,10 +130,3 @@ def fields_with_filter(fields: Sequence[str] | None) -> list[str] | None:
     if fields is None:
         return None
     return list(dict.fromkeys([*fields, *FILTER_FIELDS]))
-
-
-def apply_filter(records: Iterable[dict[str, Any]], flt: ArticleFilter) -> Iterator[dict[str, Any]]:
-    """Yield the records that pass ``flt`` (streaming; never holds more than one record)."""
-    for record in records:
-        if flt.matches(record):
-            yield record

@@ -25,20 +25,23 @@ publication's real host names.
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import hashlib
 import logging
 import mimetypes
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from email.message import Message
 from email.utils import parsedate_to_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 logger = logging.getLogger(__name__)
+
+#: a dynamic part of a site: (path?query, request headers) -> (status, headers, body), or None
+Route = Callable[[str, Message], "tuple[int, dict[str, str], bytes] | None"]
 
 #: Last-Modified for resources that do not set their own: a fixed date keeps responses deterministic.
 DEFAULT_LAST_MODIFIED = "Mon, 02 Nov 2026 06:00:00 GMT"
@@ -152,6 +155,7 @@ class SiteServer:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._special: dict[str, SpecialResponse] = {}
+        self._routes: list[tuple[str, Route]] = []  # (path prefix, answer), e.g. the Wayback replay
         self._served: dict[str, tuple[Resource, str]] = {}  # path -> (substituted resource, etag)
         self._by_query: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}
         self.requests: list[tuple[str, str]] = []  # (method, path?query) of every request, for tests
@@ -167,7 +171,7 @@ class SiteServer:
         if self._httpd is None:
             raise RuntimeError("SiteServer is not started")
         host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host!s}:{port}"
 
     def start(self) -> SiteServer:
         if self._httpd is not None:
@@ -213,14 +217,26 @@ class SiteServer:
         with self._lock:
             self._special[path] = SpecialResponse(status, dict(headers or {}), body, times)
 
+    def add_route(self, prefix: str, answer: Route) -> None:
+        """Answer paths under ``prefix`` with a function (sites that compute their answers, such as the
+        Wayback replay); static resources and special responses still come first."""
+        with self._lock:
+            self._routes.append((prefix, answer))
+
+    def _routed(self, raw_path: str, headers: Message) -> tuple[int, dict[str, str], bytes] | None:
+        with self._lock:
+            routes = list(self._routes)
+        for prefix, answer in routes:
+            if raw_path.startswith(prefix):
+                found = answer(raw_path, headers)
+                if found is not None:
+                    return found
+        return None
+
     def add_redirect(self, path: str, location: str, status: int = 301, times: int | None = None) -> None:
         """Redirect ``path`` to ``location`` (``{base}`` in the location is substituted)."""
         location = location.replace("{base}", self.public_base or self.base_url)
         self.add_response(path, status, {"Location": location}, times=times)
-
-    def clear_responses(self) -> None:
-        with self._lock:
-            self._special.clear()
 
     def paths(self) -> list[str]:
         return sorted(self._source)
@@ -276,99 +292,81 @@ class SiteServer:
         return None
 
 
+class _SiteHandler(BaseHTTPRequestHandler):
+    """Answers from a :class:`SiteServer`'s resources (conditional GET, special responses, HEAD)."""
+
+    site: SiteServer  # set per server by _make_handler
+    protocol_version = "HTTP/1.1"
+    server_version = "sacorpus-SiteServer/1"
+
+    def log_message(self, format: str, *args: object) -> None:
+        logger.debug("%s " + format, self.address_string(), *args)
+
+    def do_HEAD(self) -> None:
+        self._respond(head=True)
+
+    def do_GET(self) -> None:
+        self._respond(head=False)
+
+    def _send(self, status: int, headers: Mapping[str, str], body: bytes, head: bool) -> None:
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if not head and body:
+            self.wfile.write(body)
+
+    def _respond(self, head: bool) -> None:
+        raw_path = self.path
+        if raw_path.startswith(("http://", "https://")):  # absolute form (proxy-style request)
+            parts = urlsplit(raw_path)
+            raw_path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        self.site.requests.append((self.command, raw_path))
+        special = self.site._special_for(raw_path)
+        if special is not None:
+            headers = {"Content-Type": "text/plain; charset=utf-8", **special.headers}
+            self._send(special.status, headers, special.body, head)
+            return
+        found = self.site._lookup(raw_path)
+        routed = self.site._routed(raw_path, self.headers) if found is None else None
+        if routed is not None:
+            self._send(*routed, head)
+            return
+        if found is None:
+            self._send(404, {"Content-Type": "text/plain; charset=utf-8"}, b"not found\n", head)
+            return
+        res, etag = found
+        last_modified = res.headers.get("Last-Modified", DEFAULT_LAST_MODIFIED)
+        headers = {
+            "Content-Type": res.content_type,
+            "ETag": etag,
+            "Last-Modified": last_modified,
+            **res.headers,
+        }
+        if self._not_modified(etag, last_modified):
+            self._send(304, {"ETag": etag, "Last-Modified": last_modified}, b"", head=True)
+            return
+        self._send(200, headers, res.body, head)
+
+    def _not_modified(self, etag: str, last_modified: str) -> bool:
+        inm = self.headers.get("If-None-Match")
+        if inm is not None:
+            return inm.strip() == "*" or etag in [t.strip() for t in inm.split(",")]
+        ims = self.headers.get("If-Modified-Since")
+        if ims:
+            try:
+                return parsedate_to_datetime(last_modified) <= parsedate_to_datetime(ims)
+            except (TypeError, ValueError):
+                return False
+        return False
+
+
 def _make_handler(server: SiteServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        server_version = "sacorpus-SiteServer/1"
-
-        def log_message(self, format: str, *args: object) -> None:
-            logger.debug("%s " + format, self.address_string(), *args)
-
-        def do_HEAD(self) -> None:
-            self._respond(head=True)
-
-        def do_GET(self) -> None:
-            self._respond(head=False)
-
-        def _send(self, status: int, headers: Mapping[str, str], body: bytes, head: bool) -> None:
-            self.send_response(status)
-            for name, value in headers.items():
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if not head and body:
-                self.wfile.write(body)
-
-        def _respond(self, head: bool) -> None:
-            raw_path = self.path
-            if raw_path.startswith(("http://", "https://")):  # absolute form (proxy-style request)
-                parts = urlsplit(raw_path)
-                raw_path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-            server.requests.append((self.command, raw_path))
-            special = server._special_for(raw_path)
-            if special is not None:
-                headers = {"Content-Type": "text/plain; charset=utf-8", **special.headers}
-                self._send(special.status, headers, special.body, head)
-                return
-            found = server._lookup(raw_path)
-            if found is None:
-                self._send(404, {"Content-Type": "text/plain; charset=utf-8"}, b"not found\n", head)
-                return
-            res, etag = found
-            last_modified = res.headers.get("Last-Modified", DEFAULT_LAST_MODIFIED)
-            headers = {
-                "Content-Type": res.content_type,
-                "ETag": etag,
-                "Last-Modified": last_modified,
-                **res.headers,
-            }
-            if self._not_modified(etag, last_modified):
-                self._send(304, {"ETag": etag, "Last-Modified": last_modified}, b"", head=True)
-                return
-            self._send(200, headers, res.body, head)
-
-        def _not_modified(self, etag: str, last_modified: str) -> bool:
-            inm = self.headers.get("If-None-Match")
-            if inm is not None:
-                return inm.strip() == "*" or etag in [t.strip() for t in inm.split(",")]
-            ims = self.headers.get("If-Modified-Since")
-            if ims:
-                try:
-                    return parsedate_to_datetime(last_modified) <= parsedate_to_datetime(ims)
-                except (TypeError, ValueError):
-                    return False
-            return False
-
-    return Handler
+    return type("Handler", (_SiteHandler,), {"site": server})
 
 
-def main(argv: list[str] | None = None) -> None:
-    """``python -m sacorpus.demo.server [--port P] [--directory DIR]``: browse the demo or a fixture site."""
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument(
-        "--directory", help="serve a fixture site directory (tests/sites/<slug>) instead of the demo"
-    )
-    parser.add_argument("--list", action="store_true", help="print every URL served")
-    args = parser.parse_args(argv)
-    if args.directory:
-        resources = directory_resources(args.directory)
-    else:
-        from sacorpus.demo.site import build_site
+if __name__ == "__main__":  # python -m sacorpus.demo.server, as before sacorpus.demo.__main__
+    from sacorpus.demo.__main__ import main
 
-        resources = build_site()
-    site = SiteServer(resources, port=args.port).start()
-    print(f"serving {len(resources)} resources at {site.base_url}/ (Ctrl-C to stop)")
-    if args.list:
-        for path in site.paths():
-            print(f"  {site.url(path)}")
-    try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        site.stop()
-
-
-if __name__ == "__main__":
     main()

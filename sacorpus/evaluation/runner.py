@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from sacorpus.evaluation.datasets import Page, day, load_pages
@@ -95,7 +96,8 @@ def run_trafilatura(page: Page, options: dict[str, bool], metadata: bool) -> Pre
 
     start = time.perf_counter()
     body = gzip.decompress(page.body) if page.body[:2] == b"\x1f\x8b" else page.body
-    doc = trafilatura.bare_extraction(body, url=page.url, with_metadata=metadata, **options)
+    # a Document (as_dict=False is the default); Any: its options are passed as a dict
+    doc: Any = trafilatura.bare_extraction(body, url=page.url, with_metadata=metadata, **options)  # type: ignore[arg-type]
     elapsed = time.perf_counter() - start
     if doc is None:
         return Prediction("", None, [], None, elapsed, metadata)

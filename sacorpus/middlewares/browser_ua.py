@@ -19,6 +19,7 @@ from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
+from sacorpus import settings as defaults
 from sacorpus.middlewares.stats import count
 
 log = logging.getLogger(__name__)
@@ -40,7 +41,7 @@ class BrowserUserAgentRetryMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BrowserUserAgentRetryMiddleware:
         settings = crawler.settings
-        if not settings.getbool("SACORPUS_BROWSER_UA_RETRY", True):
+        if not settings.getbool("SACORPUS_BROWSER_UA_RETRY", defaults.SACORPUS_BROWSER_UA_RETRY):
             raise NotConfigured("SACORPUS_BROWSER_UA_RETRY is off")
         return cls(
             crawler,

@@ -25,6 +25,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from scrapy.responsetypes import responsetypes
 
+from sacorpus import settings as defaults
 from sacorpus.middlewares.stats import count
 from sacorpus.text.compression import GZIP_MAGIC, decompress
 
@@ -44,8 +45,15 @@ class DecompressionMiddleware:
         settings = crawler.settings
         if not settings.getbool("COMPRESSION_ENABLED", True):
             raise NotConfigured("COMPRESSION_ENABLED is off")
-        max_size = settings.getint("DOWNLOAD_MAXSIZE", 0) or 64 * 1024 * 1024
-        return cls(crawler, max_size, settings.getbool("SACORPUS_GZIP_SNIFF_ENABLED", True))
+        # DOWNLOAD_MAXSIZE = 0 means no download limit: the decompression-bomb cap still applies
+        max_size = settings.getint("DOWNLOAD_MAXSIZE", 0) or settings.getint(
+            "SACORPUS_GZIP_MAX_BYTES", defaults.SACORPUS_GZIP_MAX_BYTES
+        )
+        return cls(
+            crawler,
+            max_size,
+            settings.getbool("SACORPUS_GZIP_SNIFF_ENABLED", defaults.SACORPUS_GZIP_SNIFF_ENABLED),
+        )
 
     def process_request(self, request: Request) -> None:
         request.headers.setdefault("Accept-Encoding", ACCEPT_ENCODING)
@@ -53,7 +61,7 @@ class DecompressionMiddleware:
     def process_response(self, request: Request, response: Response) -> Response:
         if request.method == "HEAD" or not response.body:
             return response
-        label = response.headers.get(b"Content-Encoding", b"").decode("latin-1").strip() or None
+        label = (response.headers.get(b"Content-Encoding") or b"").decode("latin-1").strip() or None
         if label is None and not (self.sniff and response.body[:2] == GZIP_MAGIC):
             return response
         result = decompress(response.body, label, max_bytes=self.max_size)

@@ -15,6 +15,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response
 
+from sacorpus import settings as defaults
 from sacorpus.middlewares.stats import count
 from sacorpus.sources.urls import canonicalize
 
@@ -25,14 +26,16 @@ class RedirectLoopMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RedirectLoopMiddleware:
-        if not crawler.settings.getbool("SACORPUS_REDIRECT_LOOP_ENABLED", True):
+        if not crawler.settings.getbool(
+            "SACORPUS_REDIRECT_LOOP_ENABLED", defaults.SACORPUS_REDIRECT_LOOP_ENABLED
+        ):
             raise NotConfigured("SACORPUS_REDIRECT_LOOP_ENABLED is off")
         return cls(crawler)
 
     def process_response(self, request: Request, response: Response) -> Response:
         if response.status not in (301, 302, 303, 307, 308) or b"Location" not in response.headers:
             return response
-        location = response.headers[b"Location"].decode("latin-1")
+        location = (response.headers[b"Location"] or b"").decode("latin-1")
         target = canonicalize(urljoin(request.url, location))
         seen = {canonicalize(u) for u in (*request.meta.get("redirect_urls", ()), request.url)}
         if target in seen:

@@ -19,6 +19,7 @@ import random
 import time
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from typing import Any
 
 from scrapy import Request
 from scrapy.crawler import Crawler
@@ -28,6 +29,7 @@ from scrapy.http import Response
 from scrapy.utils.asyncio import sleep
 from scrapy.utils.response import response_status_message
 
+from sacorpus import settings as defaults
 from sacorpus.middlewares.stats import count
 
 log = logging.getLogger(__name__)
@@ -63,12 +65,18 @@ def backoff_delay(attempt: int, base: float, cap: float, jitter: float = 0.25) -
 
 class RetryAfterMiddleware(RetryMiddleware):
     def __init__(self, settings) -> None:
-        if not settings.getbool("SACORPUS_RETRY_ENABLED", True):
+        if not settings.getbool("SACORPUS_RETRY_ENABLED", defaults.SACORPUS_RETRY_ENABLED):
             raise NotConfigured("SACORPUS_RETRY_ENABLED is off")
         super().__init__(settings)
-        self.backoff_base = settings.getfloat("SACORPUS_RETRY_BACKOFF_BASE", 2.0)
-        self.backoff_max = settings.getfloat("SACORPUS_RETRY_BACKOFF_MAX", 120.0)
-        self.retry_after_max = settings.getfloat("SACORPUS_RETRY_AFTER_MAX", 600.0)
+        self.backoff_base = settings.getfloat(
+            "SACORPUS_RETRY_BACKOFF_BASE", defaults.SACORPUS_RETRY_BACKOFF_BASE
+        )
+        self.backoff_max = settings.getfloat(
+            "SACORPUS_RETRY_BACKOFF_MAX", defaults.SACORPUS_RETRY_BACKOFF_MAX
+        )
+        self.retry_after_max = settings.getfloat(
+            "SACORPUS_RETRY_AFTER_MAX", defaults.SACORPUS_RETRY_AFTER_MAX
+        )
         self.retry_http_codes |= {429}
         self._slot_delays: dict[str, tuple[float, float]] = {}  # slot -> (configured delay, raised until)
 
@@ -78,7 +86,7 @@ class RetryAfterMiddleware(RetryMiddleware):
         mw.crawler = crawler
         return mw
 
-    def _slot(self, request: Request) -> tuple[str | None, object | None]:
+    def _slot(self, request: Request) -> tuple[str | None, Any]:
         downloader = getattr(getattr(self.crawler, "engine", None), "downloader", None)
         if downloader is None:
             return None, None
@@ -101,7 +109,9 @@ class RetryAfterMiddleware(RetryMiddleware):
         if key in self._slot_delays and slot is not None and time.monotonic() >= self._slot_delays[key][1]:
             slot.delay = self._slot_delays.pop(key)[0]
 
-    async def process_response(self, request: Request, response: Response) -> Request | Response:
+    async def process_response(  # type: ignore[override]  # Scrapy 2.13 calls coroutine hooks without spider
+        self, request: Request, response: Response
+    ) -> Request | Response:
         if response.status < 400:
             self._recover(request)
         if request.meta.get("dont_retry", False) or response.status not in self.retry_http_codes:
@@ -134,7 +144,9 @@ class RetryAfterMiddleware(RetryMiddleware):
             await sleep(delay)
         return new
 
-    async def process_exception(self, request: Request, exception: Exception) -> Request | Response | None:
+    async def process_exception(  # type: ignore[override]  # as process_response
+        self, request: Request, exception: Exception
+    ) -> Request | Response | None:
         if not isinstance(exception, self.exceptions_to_retry) or request.meta.get("dont_retry", False):
             return None
         attempt = request.meta.get("retry_times", 0)

@@ -15,6 +15,8 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response
 
+from sacorpus import settings as defaults
+
 PREFIX = "sacorpus/fetch"
 
 
@@ -53,7 +55,9 @@ class FetchStatsMiddleware:
     """Counts final non-2xx/3xx responses (``http_<status>``) and download exceptions per publication."""
 
     def __init__(self, crawler: Crawler) -> None:
-        if not crawler.settings.getbool("SACORPUS_FETCH_STATS_ENABLED", True):
+        if not crawler.settings.getbool(
+            "SACORPUS_FETCH_STATS_ENABLED", defaults.SACORPUS_FETCH_STATS_ENABLED
+        ):
             raise NotConfigured("SACORPUS_FETCH_STATS_ENABLED is off")
         self.crawler = crawler
 

@@ -7,9 +7,7 @@ from typing import Any
 from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 
-from sacorpus.publications import RuleSet
 from sacorpus.storage.shared import SharedStore
-from sacorpus.text.dates import wayback_date
 
 
 def require_enabled(crawler: Any, stage: str) -> None:
@@ -30,19 +28,6 @@ def enabled_store(crawler: Any, stage: str, unusable: str) -> SharedStore:
     if shared.store is None:
         raise NotConfigured(f"{unusable}: {shared.problem}")
     return shared
-
-
-def publication_of(crawler: Any) -> Any:
-    """The running spider's Publication, or None (tests, ad-hoc spiders)."""
-    spider = getattr(crawler, "spider", None)
-    return getattr(spider, "publication", None)
-
-
-def rules_for_item(publication: Any, item: Any) -> RuleSet:
-    """The dated rule set for an item: a Wayback capture uses the rules valid at its capture date."""
-    if publication is None or not hasattr(publication, "rules_for"):
-        return RuleSet()
-    return publication.rules_for(wayback_date(getattr(item, "wayback_timestamp", None)))
 
 
 def note(item: Any, problem: str) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from itemadapter import ItemAdapter
 
+from sacorpus import settings as defaults
 from sacorpus.pipelines._common import Counter, enabled_store
 from sacorpus.pipelines.store import SerialWorker
 from sacorpus.publications import PublicationRegistry
@@ -70,7 +71,9 @@ class DedupPipeline:
                 config.max_articles_per_sentence,
                 store.dedup_max_ids,
             )
-        cooloff = crawler.settings.getfloat("SACORPUS_STORE_COOLOFF_SECONDS", 30.0)
+        cooloff = crawler.settings.getfloat(
+            "SACORPUS_STORE_COOLOFF_SECONDS", defaults.SACORPUS_STORE_COOLOFF_SECONDS
+        )
         pipe = cls(shared, config, crawler.stats, cooloff)
         pipe.crawler = crawler
         return pipe

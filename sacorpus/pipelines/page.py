@@ -18,12 +18,13 @@ from typing import Any
 
 from scrapy import signals
 
+from sacorpus import settings as defaults
 from sacorpus.items import Article
 from sacorpus.pipelines._common import Counter, require_enabled
 from sacorpus.publications import Publication, PublicationRegistry
 from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.dates import wayback_date
-from sacorpus.text.page import DEFAULT_MAX_BYTES, PageOptions, process_page
+from sacorpus.text.page import PageOptions, process_page
 
 
 def apply_page(item: Article, fields: dict[str, Any]) -> None:
@@ -52,9 +53,9 @@ class PagePipeline:
         require_enabled(crawler, "extract")
         settings = crawler.settings
         options = PageOptions(
-            decompress=settings.getbool("SACORPUS_GZIP_ENABLED", True),
-            preclean=settings.getbool("SACORPUS_PRECLEAN_ENABLED", True),
-            max_bytes=settings.getint("SACORPUS_GZIP_MAX_BYTES", DEFAULT_MAX_BYTES),
+            decompress=settings.getbool("SACORPUS_GZIP_ENABLED", defaults.SACORPUS_GZIP_ENABLED),
+            preclean=settings.getbool("SACORPUS_PRECLEAN_ENABLED", defaults.SACORPUS_PRECLEAN_ENABLED),
+            max_bytes=settings.getint("SACORPUS_GZIP_MAX_BYTES", defaults.SACORPUS_GZIP_MAX_BYTES),
         )
         pipeline = cls(options, crawler.stats)
         crawler.signals.connect(pipeline.spider_opened, signal=signals.spider_opened)

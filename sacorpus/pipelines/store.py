@@ -27,6 +27,7 @@ from twisted.internet import task
 from twisted.internet.threads import deferToThreadPool
 from twisted.python.threadpool import ThreadPool
 
+from sacorpus import settings as defaults
 from sacorpus.pipelines._common import Counter, enabled_store
 from sacorpus.storage.base import (
     ArticleStore,
@@ -56,7 +57,7 @@ class SerialWorker:
         from twisted.internet import reactor
 
         self.start()
-        return await maybe_deferred_to_future(deferToThreadPool(reactor, self._pool, f, *args, **kwargs))  # type: ignore[arg-type]
+        return await maybe_deferred_to_future(deferToThreadPool(reactor, self._pool, f, *args, **kwargs))
 
     def stop(self) -> None:
         if self._started:
@@ -104,13 +105,17 @@ class StorePipeline:
         assert shared.store is not None
         pipe = cls(
             shared,
-            batch_size=settings.getint("SACORPUS_STORE_BATCH_SIZE", 50),
-            flush_seconds=settings.getfloat("SACORPUS_STORE_FLUSH_SECONDS", 5.0),
-            retries=settings.getint("SACORPUS_STORE_RETRIES", 3),
-            backoff=settings.getfloat("SACORPUS_STORE_RETRY_BACKOFF", 1.0),
+            batch_size=settings.getint("SACORPUS_STORE_BATCH_SIZE", defaults.SACORPUS_STORE_BATCH_SIZE),
+            flush_seconds=settings.getfloat(
+                "SACORPUS_STORE_FLUSH_SECONDS", defaults.SACORPUS_STORE_FLUSH_SECONDS
+            ),
+            retries=settings.getint("SACORPUS_STORE_RETRIES", defaults.SACORPUS_STORE_RETRIES),
+            backoff=settings.getfloat("SACORPUS_STORE_RETRY_BACKOFF", defaults.SACORPUS_STORE_RETRY_BACKOFF),
             spill_path=shared.store.spill_path,
             stats=crawler.stats,
-            cooloff=settings.getfloat("SACORPUS_STORE_COOLOFF_SECONDS", 30.0),
+            cooloff=settings.getfloat(
+                "SACORPUS_STORE_COOLOFF_SECONDS", defaults.SACORPUS_STORE_COOLOFF_SECONDS
+            ),
         )
         pipe.crawler = crawler
         return pipe

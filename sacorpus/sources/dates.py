@@ -88,3 +88,31 @@ def iso_date(value: str | None) -> date | None:
         return date.fromisoformat(value[:10])
     except ValueError:
         return None
+
+
+def in_window(entry_date: str | None, since: date | None, until: date | None) -> bool:
+    """Whether an entry dated ``entry_date`` (UTC ISO or any parsable date) falls in [since, until].
+
+    Both ends are inclusive whole days. An entry without a (parsable) date is kept: a sitemap that
+    gives no dates must not silently yield nothing; the article's own date is checked downstream.
+    """
+    if since is None and until is None:
+        return True
+    day = iso_date(entry_date) or iso_date(to_utc_iso(entry_date))
+    if day is None:
+        return True
+    if since is not None and day < since:
+        return False
+    return not (until is not None and day > until)
+
+
+def parse_day(value: str | date | None, name: str = "date") -> date | None:
+    """A ``-a since=YYYY-MM-DD`` run argument as a date (None when empty); ValueError in one line if bad."""
+    if isinstance(value, date):
+        return value
+    if value is None or not str(value).strip():
+        return None
+    try:
+        return date.fromisoformat(str(value).strip())
+    except ValueError:
+        raise ValueError(f"argument {name}={value!r} is not a date (YYYY-MM-DD)") from None

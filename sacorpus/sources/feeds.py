@@ -135,10 +135,10 @@ def _entry_from_feedparser(raw: Mapping[str, Any], base: str, feed_language: str
     guid = raw.get("id") or raw.get("guid") or None
     if not link and guid and re.match(r"^https?://", guid):
         link = guid
-    published_raw = raw.get("published") or dict.get(raw, "updated") or raw.get("created") or None
-    published_dt = struct_to_datetime(raw.get("published_parsed") or dict.get(raw, "updated_parsed"))
+    published_raw = raw.get("published") or _own(raw, "updated") or raw.get("created") or None
+    published_dt = struct_to_datetime(raw.get("published_parsed") or _own(raw, "updated_parsed"))
     published = published_dt.isoformat() if published_dt else to_utc_iso(published_raw)
-    updated_dt = struct_to_datetime(dict.get(raw, "updated_parsed"))
+    updated_dt = struct_to_datetime(_own(raw, "updated_parsed"))
     language = None
     for key in ("title_detail", "summary_detail"):
         detail = raw.get(key) or {}
@@ -162,8 +162,13 @@ def _entry_from_feedparser(raw: Mapping[str, Any], base: str, feed_language: str
 def _alternate_link(links: list[Mapping[str, Any]]) -> str | None:
     for link in links:
         if link.get("rel", "alternate") == "alternate" and link.get("href"):
-            return link["href"]
+            return str(link["href"])
     return None
+
+
+def _own(raw: Mapping[str, Any], key: str) -> Any:
+    """``raw[key]`` without feedparser's aliases (its dict answers "updated" with "published")."""
+    return dict.get(raw, key) if isinstance(raw, dict) else raw.get(key)
 
 
 def _authors(raw: Mapping[str, Any]) -> list[str]:
@@ -296,8 +301,8 @@ def _clean(value: Any, limit: int | None = None) -> str | None:
 def _absolute(link: Any, base: str) -> str | None:
     if not isinstance(link, str) or not link.strip():
         return None
-    link = link.strip()
+    text: str = link.strip()
     try:
-        return urljoin(base, link) if base else link
+        return urljoin(base, text) if base else text
     except ValueError:
-        return link
+        return text

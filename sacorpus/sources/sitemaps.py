@@ -15,13 +15,12 @@ import re
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Literal
 from urllib.parse import urljoin
 
 from lxml import etree
 
-from sacorpus.sources.dates import iso_date, to_utc_iso
+from sacorpus.sources.dates import to_utc_iso
 
 log = logging.getLogger(__name__)
 
@@ -338,63 +337,6 @@ def _absolute(loc: str | None, base: str) -> str | None:
     return absolute if absolute.lower().startswith(("http://", "https://")) else None
 
 
-# --- index recursion ----------------------------------------------------------------------------
-
-DEFAULT_MAX_DEPTH = 3  # robots/declared sitemap = depth 0; news sites rarely nest beyond index -> month
-_URL_MONTH = re.compile(r"(?<!\d)((?:19|20)\d\d)[-/_.]?(0[1-9]|1[0-2])(?!\d)")
-
-
-def next_sitemaps(
-    result: SitemapResult,
-    depth: int,
-    seen: set[str],
-    *,
-    max_depth: int = DEFAULT_MAX_DEPTH,
-    since: date | None = None,
-    until: date | None = None,
-) -> tuple[list[str], list[str]]:
-    """Child sitemaps of an index to fetch next: ``(urls, reasons_for_skips)``.
-
-    ``depth`` is the depth of the index just parsed; children deeper than ``max_depth`` are not
-    followed (indexes that point at themselves or nest without end exist). ``seen`` (updated here)
-    stops cycles across the whole run. With a window, a child is skipped when its lastmod is
-    before ``since`` (nothing in it changed since then) or when its URL names a month entirely
-    outside the window (``sitemap-2013-05.xml``, ``/sitemap/2013/05.xml``).
-    """
-    if result.kind != "index":
-        return [], []
-    if depth + 1 > max_depth:
-        return [], [
-            f"depth limit {max_depth}: {len(result.sitemaps)} sitemaps not followed"
-        ] if result.sitemaps else []
-    urls: list[str] = []
-    skipped: list[str] = []
-    for url in result.sitemaps:
-        if url in seen:
-            skipped.append(f"already seen: {url}")
-            continue
-        lastmod = iso_date(result.sitemap_lastmods.get(url))
-        if since and lastmod and lastmod < since:
-            skipped.append(f"lastmod {lastmod} before {since}: {url}")
-            continue
-        if (since or until) and _month_outside(url, since, until):
-            skipped.append(f"URL month outside window: {url}")
-            continue
-        seen.add(url)
-        urls.append(url)
-    return urls, skipped
-
-
-def _month_outside(url: str, since: date | None, until: date | None) -> bool:
-    matches = _URL_MONTH.findall(url)
-    if len(matches) != 1:  # none, or ambiguous
-        return False
-    year, month = int(matches[0][0]), int(matches[0][1])
-    first = date(year, month, 1)
-    last = date(year + month // 12, month % 12 + 1, 1)
-    return bool((since and last <= since) or (until and first > until))
-
-
 # --- robots.txt and windows ------------------------------------------------------------------------
 
 
@@ -423,26 +365,3 @@ def standard_sitemaps(home: str, known: Iterable[str] = ()) -> list[str]:
     """The standard sitemap locations of ``home``'s host, minus those already ``known``."""
     seen = set(known)
     return [u for u in (urljoin(home, path) for path in STANDARD_SITEMAP_PATHS) if u not in seen]
-
-
-def in_window(entry_date: str | None, since: date | None, until: date | None) -> bool:
-    """Whether an entry dated ``entry_date`` (UTC ISO or any parsable date) falls in [since, until].
-
-    Both ends are inclusive whole days. An entry without a (parsable) date is kept: a sitemap that
-    gives no dates must not silently yield nothing; the article's own date is checked downstream.
-    """
-    if since is None and until is None:
-        return True
-    day = iso_date(entry_date) or iso_date(to_utc_iso(entry_date))
-    if day is None:
-        return True
-    if since is not None and day < since:
-        return False
-    return not (until is not None and day > until)
-
-
-def parse_day(value: str | None) -> date | None:
-    """A ``-a since=YYYY-MM-DD`` spider argument as a date (None when empty); raises ValueError if bad."""
-    if value is None or not str(value).strip():
-        return None
-    return date.fromisoformat(str(value).strip())

@@ -12,9 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from urllib.parse import parse_qsl, quote, urlencode, urljoin, urlsplit, urlunsplit
+from typing import TYPE_CHECKING
+from urllib.parse import SplitResult, parse_qsl, quote, urlencode, urljoin, urlsplit, urlunsplit
 
 from lxml import html as lxml_html
+
+if TYPE_CHECKING:
+    from sacorpus.publications import Publication
 
 TRACKING_PARAMS = frozenset(
     {
@@ -51,7 +55,7 @@ def _strip_amp_path(path: str) -> str:
     return re.sub(r"^/amp/", "/", path, flags=re.I) or "/"
 
 
-def _from_amp_cache(parts) -> tuple[str, str, str] | None:
+def _from_amp_cache(parts: SplitResult) -> tuple[str, str, str] | None:
     """Google AMP cache ``https://host-com.cdn.ampproject.org/c/s/host.com/path`` -> (scheme, host, path)."""
     if not _AMP_CACHE.match(parts.hostname or ""):
         return None
@@ -162,7 +166,7 @@ class UrlPolicy:
     keep_params: frozenset[str] = field(default_factory=frozenset)
 
     @classmethod
-    def from_publication(cls, pub) -> UrlPolicy:  # pub: sacorpus.publications.Publication
+    def from_publication(cls, pub: Publication) -> UrlPolicy:
         rules = pub.urls
         return cls(
             domains=tuple(d.lower() for d in pub.domains),
@@ -251,9 +255,9 @@ class UrlPolicy:
         return m if m and "id" in m.groupdict() and m.group("id") else None
 
 
-def _match_target(parts) -> str:
+def _match_target(parts: SplitResult) -> str:
     """What allow/deny/article patterns are matched against: the path plus ``?query`` if any."""
-    return parts.path + (f"?{parts.query}" if parts.query else "")
+    return str(parts.path) + (f"?{parts.query}" if parts.query else "")
 
 
 def _is_variant_host(host: str, home: str) -> bool:

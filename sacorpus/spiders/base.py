@@ -1,32 +1,17 @@
 """PublicationSpider: one spider class that crawls any publication described by its TOML file.
 
 A publication's spider file only names it (``name = "iol"``); everything else comes from
-``publications/<name>.toml``. Sources are read with the pure parsers in :mod:`sacorpus.sources` and
-turned into article requests here; the article response becomes an :class:`~sacorpus.items.Article`
-carrying the raw body, which the item pipelines decode, clean, extract, identify, tokenize, label and
-store.
-
-Run arguments (``-a name=value``):
-  base_url        fetch every source and article from this host instead (fixture sites, mirrors);
-                  stored URLs keep the publication's own host
-  sources         comma list of source kinds to use: feeds,sitemaps,news_sitemaps,robots,start_urls,wayback
-  since, until    date window (YYYY-MM-DD) for sitemap/feed entries with a date
-  wayback_from, wayback_to   backfill this date range from the Wayback Machine
-  wayback_mode    cdx | homepage | both (default SACORPUS_WAYBACK_MODE "auto" = both; a method the
-                  publication gives no data for - prefixes/domains, homepage - is left out)
-  wayback_output  json (default) | plain: the CDX answer format asked for
-  refetch=1       fetch URLs even when the store already has them (still once per run)
+``publications/<name>.toml``. The spider keeps the run's arguments (:mod:`sacorpus.spiders.arguments`)
+and hands out the work: each source kind is an object in :mod:`sacorpus.spiders.sources` (feeds,
+sitemaps, robots.txt, section pages, Wayback CDX and homepage walk-back) that makes the source requests
+and reads their answers; the spider turns the candidates into article requests and the article
+response into an :class:`~sacorpus.items.Article` carrying the raw body, which the item pipelines
+decode, clean, extract, identify, tokenize, label and store.
 
 Incremental runs: an article URL the store has is not requested again; within a run the disk-backed
 seen filter (sacorpus.frontier) schedules each URL once, keyed by the article's own URL (one article
 listed by a feed, a sitemap and three Wayback captures is fetched once). Feeds and sitemaps are
 fetched with conditional GET from per-source poll state kept in the store.
-
-Wayback backfill works in calendar-month windows per query (a CDX prefix/domain query, or the
-homepage walk-back). A window is recorded done in the store's state (``wayback:<slug>``) once all
-its CDX pages were read and its requests scheduled; a re-run skips done windows, a half-read window
-resumes from its last resume key, and a run recovering from kill -9 re-lists the windows the killed
-run finished (their queued requests were lost with it; the store skips what was saved).
 """
 
 from __future__ import annotations
@@ -35,9 +20,8 @@ import asyncio
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable
-from datetime import UTC, date, datetime, time
 from typing import Any, ClassVar
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import scrapy
 from scrapy.exceptions import NotConfigured, UsageError
@@ -45,41 +29,15 @@ from scrapy.http import Request, Response
 
 from sacorpus.items import Article
 from sacorpus.publications import Publication, PublicationError, load_publication
-from sacorpus.sources import feeds, pollstate, sitemaps, wayback
+from sacorpus.sources import wayback
 from sacorpus.sources.urls import UrlPolicy, canonicalize
+from sacorpus.spiders.arguments import parse_arguments
+from sacorpus.spiders.sources import SourceSet
+from sacorpus.spiders.sources.feed import headers_as_text
 from sacorpus.storage.base import StorageError
 from sacorpus.storage.shared import SharedStore
 
 logger = logging.getLogger(__name__)
-
-SOURCE_KINDS = ("feeds", "sitemaps", "news_sitemaps", "robots", "start_urls", "wayback")
-_TRUE = {"1", "true", "yes", "on"}
-WAYBACK_MODES = ("cdx", "homepage", "both", "auto")
-
-
-def _as_date(value: str | date | None, name: str) -> date | None:
-    if value in (None, ""):
-        return None
-    if isinstance(value, date):
-        return value
-    try:
-        return date.fromisoformat(str(value))
-    except ValueError:
-        raise ValueError(f"argument {name}={value!r} is not a date (YYYY-MM-DD)") from None
-
-
-def _header(response: Response, name: str) -> str | None:
-    value = response.headers.get(name)
-    return value.decode("latin-1") if value else None
-
-
-def _headers_as_text(response: Response) -> dict[str, str]:
-    """Response headers as str -> str (last value wins), so the item stays JSON-serialisable."""
-    out: dict[str, str] = {}
-    for key, values in response.headers.items():
-        if values:
-            out[key.decode("latin-1").lower()] = values[-1].decode("latin-1")
-    return out
 
 
 class PublicationSpider(scrapy.Spider):
@@ -89,56 +47,32 @@ class PublicationSpider(scrapy.Spider):
     :meth:`article_request`, :meth:`make_article`, :meth:`links_to_follow`.
     """
 
-    name: ClassVar[str] = ""
+    name = ""
     publication_slug: ClassVar[str | None] = None  # defaults to ``name``
 
-    custom_settings: ClassVar[dict[str, Any]] = {}
+    custom_settings: dict[str, Any] | None = {}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.publication: Publication = self.load_publication()
         self.policy = UrlPolicy.from_publication(self.publication)
-        args = self.parse_arguments(kwargs)
-        self.since, self.until = args["since"], args["until"]
-        self.wayback_from, self.wayback_to = args["wayback_from"], args["wayback_to"]
-        self.refetch_arg = args["refetch"]
-        self.source_kinds = args["sources"]
-        self.base_url_arg = kwargs.get("base_url")
-        self.wayback_mode_arg = kwargs.get("wayback_mode")
-        self.wayback_output = args["wayback_output"]
+        run = self.parse_arguments(kwargs)
+        self.since, self.until = run["since"], run["until"]
+        self.wayback_from, self.wayback_to = run["wayback_from"], run["wayback_to"]
+        self.refetch_arg: bool = run["refetch"]
+        self.source_kinds: tuple[str, ...] | None = run["sources"]
+        self.base_url_arg: str | None = kwargs.get("base_url")
+        self.wayback_mode_arg: str | None = kwargs.get("wayback_mode")
+        self.wayback_output: str = run["wayback_output"]
         self._store: Any = None  # opened on first use (see _open_store)
         self._store_lock = asyncio.Lock()
-        self._poll_states: dict[str, dict[str, Any]] = {}  # source URL -> poll state (one per feed/sitemap)
-        self._windows: wayback.WindowLog | None = None
-        self._window_runs: dict[str, str] = {}  # window key -> run id that finished it
+        self.sources = SourceSet(self)
 
     @classmethod
     def parse_arguments(cls, kwargs: dict[str, Any]) -> dict[str, Any]:
-        """The run arguments (``-a``) checked: raises ValueError with one line saying what is wrong.
-
-        A classmethod so that ``scrapy crawl`` checks them before the crawl starts and reports a bad
-        value as a usage error, not a traceback.
-        """
-        args: dict[str, Any] = {
-            name: _as_date(kwargs.get(name), name)
-            for name in ("since", "until", "wayback_from", "wayback_to")
-        }
-        for start, end in (("since", "until"), ("wayback_from", "wayback_to")):
-            if args[start] and args[end] and args[start] > args[end]:
-                raise ValueError(f"{start}={args[start]} is after {end}={args[end]}: the window is empty")
-        args["refetch"] = str(kwargs.get("refetch", "")).lower() in _TRUE
-        kinds = kwargs.get("sources")
-        args["sources"] = tuple(k.strip() for k in kinds.split(",")) if kinds else None
-        unknown = set(args["sources"] or ()) - set(SOURCE_KINDS)
-        if unknown:
-            raise ValueError(f"unknown source kind(s) {sorted(unknown)}; known: {', '.join(SOURCE_KINDS)}")
-        mode = kwargs.get("wayback_mode")
-        if mode and mode not in WAYBACK_MODES:
-            raise ValueError(f"wayback_mode={mode!r}; known: {', '.join(WAYBACK_MODES)}")
-        args["wayback_output"] = kwargs.get("wayback_output") or "json"
-        if args["wayback_output"] not in ("json", "plain"):
-            raise ValueError(f"wayback_output={args['wayback_output']!r}; known: json, plain")
-        return args
+        """The run arguments (``-a``) checked (:mod:`sacorpus.spiders.arguments`). A classmethod so that
+        ``scrapy crawl`` checks them before the crawl starts and reports a bad value as a usage error."""
+        return parse_arguments(kwargs)
 
     # --- settings ---------------------------------------------------------------------------------------
 
@@ -158,7 +92,7 @@ class PublicationSpider(scrapy.Spider):
         cls.load_publication()  # a malformed publication file stops the run here, before any crawling
         if settings.get("JOBDIR") is None and settings.get("SACORPUS_JOBDIR_ROOT"):
             settings.set("JOBDIR", f"{settings['SACORPUS_JOBDIR_ROOT']}/{cls.name}", priority="spider")
-        rate = settings.getfloat("SACORPUS_WAYBACK_CDX_RATE", 1.0)
+        rate = settings.getfloat("SACORPUS_WAYBACK_CDX_RATE")
         slots = {k: dict(v) for k, v in settings.getdict("DOWNLOAD_SLOTS").items()}
         cdx = slots.setdefault("wayback-cdx", {})
         cdx.pop("randomize_delay", None)
@@ -225,90 +159,38 @@ class PublicationSpider(scrapy.Spider):
     # --- start ----------------------------------------------------------------------------------------------
 
     async def start(self) -> AsyncIterator[Request]:
-        src = self.publication.sources
-        if self.wants("feeds"):
-            for url in src.feeds:
-                yield await self.polled_request(url, self.parse_feed, "feed")
-        if self.wants("news_sitemaps"):
-            for url in src.news_sitemaps:
-                yield await self.polled_request(url, self.parse_sitemap, "news_sitemap")
-        if self.wants("sitemaps"):
-            for url in src.sitemaps:
-                yield await self.polled_request(url, self.parse_sitemap, "sitemap")
-        if src.robots and self.wants("robots"):
-            yield self.source_request(
-                urljoin(self.publication.home, "/robots.txt"), self.parse_robots, "sitemap"
-            )
-        if self.wants("start_urls"):
-            for url in src.start_urls:
-                yield self.source_request(url, self.parse_section, "link")
-        if src.wayback and self.wants("wayback"):
-            async for request in self.wayback_start_requests():
-                yield request
+        async for request in self.sources.start():
+            yield request
 
-    def source_request(self, url: str, callback: Any, kind: str, **meta: Any) -> Request:
-        """A feed/sitemap/section request: never filtered as seen (sources are polled again)."""
-        return Request(
-            url,  # the publication's URL: MirrorMiddleware maps it to base_url when it is downloaded
-            callback=callback,
-            errback=self.source_failed,
-            dont_filter=True,
-            priority=10,
-            meta={"sacorpus_source": kind, "sacorpus_source_url": url, **meta},
-        )
+    async def parse_source(self, response: Response) -> AsyncIterator[Any]:
+        """The callback of every source request: the source that made it reads the answer."""
+        async for output in self.sources.parse(response):
+            yield output
 
-    async def polled_request(self, url: str, callback: Any, kind: str, **meta: Any) -> Request:
-        """A feed/sitemap request, conditional (If-None-Match / If-Modified-Since) on its poll state.
+    # callbacks named by requests that earlier versions queued on disk (a JOBDIR resumed after upgrading)
+    async def _legacy(self, response: Response, handler: str) -> AsyncIterator[Any]:
+        response.meta.setdefault("sacorpus_handler", handler)
+        async for output in self.parse_source(response):
+            yield output
 
-        The 304 answer reaches the callback (``handle_httpstatus_list``), which records the poll."""
-        request = self.source_request(url, callback, kind, **meta)
-        request.meta["handle_httpstatus_list"] = [304]
-        if not self.settings.getbool("SACORPUS_CONDITIONAL_GET", True) or self.refetch or self.recovering:
-            return request
-        headers = pollstate.conditional_headers(await self.poll_state(url))
-        if headers:
-            for key, value in headers.items():
-                request.headers[key] = value
-            self.crawler.stats.inc_value(f"sacorpus/source/{kind}/conditional")
-        return request
+    def parse_feed(self, response: Response) -> AsyncIterator[Any]:
+        return self._legacy(response, "feed")
 
-    async def poll_state(self, url: str) -> dict[str, Any]:
-        """The poll state of one feed/sitemap (store state ``poll:<url>``; in memory for the run)."""
-        if url not in self._poll_states:
-            state = await self.get_state(f"poll:{url}")
-            self._poll_states[url] = state if state else pollstate.new_state()
-        return self._poll_states[url]
+    def parse_sitemap(self, response: Response) -> AsyncIterator[Any]:
+        return self._legacy(response, "sitemap")
 
-    async def record_poll(self, response: Response, guids: Iterable[str]) -> bool:
-        """Update the source's poll state and log the proposed next poll; False on 304 (nothing new)."""
-        url = response.meta.get("sacorpus_source_url") or self.logical_url(response.url)
-        kind = response.meta.get("sacorpus_source", "sitemap")
-        state = await self.poll_state(url)
-        not_modified = response.status == 304
-        fresh = pollstate.record_poll(
-            state,
-            guids,
-            etag=_header(response, "ETag"),
-            last_modified=_header(response, "Last-Modified"),
-            not_modified=not_modified,
-        )
-        interval = pollstate.next_interval(state)
-        stats = self.crawler.stats
-        if not_modified:
-            stats.inc_value(f"sacorpus/source/{kind}/not_modified")
-        stats.inc_value(f"sacorpus/source/{kind}/new_entries", len(fresh))
-        stats.min_value("sacorpus/source/next_poll_min_seconds", interval)
-        stats.max_value("sacorpus/source/next_poll_max_seconds", interval)
-        logger.info(
-            "%s %s: %s, %d new entries; next poll proposed in %d s",
-            kind,
-            url,
-            "not modified" if not_modified else "fetched",
-            len(fresh),
-            interval,
-        )
-        await self.set_state(f"poll:{url}", state)
-        return not not_modified
+    def parse_robots(self, response: Response) -> AsyncIterator[Any]:
+        return self._legacy(response, "robots")
+
+    def parse_section(self, response: Response) -> AsyncIterator[Any]:
+        return self._legacy(response, "section")
+
+    def parse_cdx(self, response: Response) -> AsyncIterator[Any]:
+        homepage = str(response.meta.get("sacorpus_cdx", ("",))[0]).startswith("homepage:")
+        return self._legacy(response, "wayback_homepage" if homepage else "wayback_cdx")
+
+    def parse_wayback_homepage(self, response: Response) -> AsyncIterator[Any]:
+        return self._legacy(response, "wayback_homepage")
 
     def source_failed(self, failure: Any) -> None:
         request = failure.request
@@ -316,98 +198,6 @@ class PublicationSpider(scrapy.Spider):
             f"sacorpus/source/{request.meta.get('sacorpus_source', 'unknown')}/failed"
         )
         logger.warning("source %s failed: %s", request.url, failure.getErrorMessage())
-
-    # --- feeds and sitemaps -------------------------------------------------------------------------------
-
-    async def parse_feed(self, response: Response) -> AsyncIterator[Request]:
-        if response.status == 304:
-            await self.record_poll(response, ())
-            return
-        result = feeds.parse_feed(response.body, self.logical_url(response.url), _headers_as_text(response))
-        stats = self.crawler.stats
-        await self.record_poll(response, [e.guid or e.url or "" for e in result.entries])
-        stats.inc_value("sacorpus/source/feed/documents")
-        if result.bozo:
-            stats.inc_value("sacorpus/source/feed/bozo")
-            logger.warning(
-                "feed %s is ill-formed (%s); using what could be read", response.url, result.problem
-            )
-        candidates = []
-        for entry in result.entries:
-            if not entry.url or not sitemaps.in_window(entry.published, self.since, self.until):
-                continue
-            fallback = {
-                "title": entry.title,
-                "published": entry.published,
-                "published_raw": entry.published_raw,
-                "authors": list(entry.authors),
-                "guid": entry.guid,
-                "summary": entry.summary,
-                "language": entry.language,
-            }
-            candidates.append((entry.url, fallback))
-        stats.inc_value("sacorpus/source/feed/entries", len(candidates))
-        async for request in self.article_requests(candidates, "feed", response):
-            yield request
-
-    async def parse_robots(self, response: Response) -> AsyncIterator[Request]:
-        text = response.text if hasattr(response, "text") else response.body.decode("utf-8", "replace")
-        found = sitemaps.sitemaps_from_robots(text, self.logical_url(response.url))
-        if not found:  # robots.txt names no sitemap: the standard locations not requested already are tried
-            src, active = self.publication.sources, self.source_kinds or SOURCE_KINDS
-            listed = (
-                *(src.sitemaps if "sitemaps" in active else ()),
-                *(src.news_sitemaps if "news_sitemaps" in active else ()),
-            )
-            found = sitemaps.standard_sitemaps(self.publication.home, listed)
-            self.crawler.stats.inc_value("sacorpus/source/sitemap/standard_locations_tried", len(found))
-        for url in found:
-            yield await self.polled_request(url, self.parse_sitemap, "sitemap", sacorpus_depth=0)
-
-    async def parse_sitemap(self, response: Response) -> AsyncIterator[Request]:
-        if response.status == 304:
-            await self.record_poll(response, ())
-            return
-        result = sitemaps.parse_sitemap(response.body, self.logical_url(response.url))
-        stats = self.crawler.stats
-        await self.record_poll(response, [*result.sitemaps, *(e.loc for e in result.entries)])
-        stats.inc_value("sacorpus/source/sitemap/documents")
-        if result.truncated_locs:
-            stats.inc_value("sacorpus/source/sitemap/truncated_locs", result.truncated_locs)
-        if result.problem:
-            stats.inc_value("sacorpus/source/sitemap/problems")
-            logger.warning("sitemap %s: %s", response.url, result.problem)
-        depth = response.meta.get("sacorpus_depth", 0)
-        kind = response.meta.get("sacorpus_source", "sitemap")
-        if result.sitemaps:
-            if depth >= self.settings.getint("SACORPUS_SITEMAP_MAX_DEPTH"):
-                stats.inc_value("sacorpus/source/sitemap/too_deep")
-                logger.warning("sitemap index %s is nested deeper than %d; not followed", response.url, depth)
-            else:
-                for url in result.sitemaps:
-                    yield await self.polled_request(url, self.parse_sitemap, kind, sacorpus_depth=depth + 1)
-        candidates = []
-        for entry in result.entries:
-            when = entry.news_published or entry.lastmod
-            if not sitemaps.in_window(when, self.since, self.until):
-                continue
-            fallback = {
-                "title": entry.news_title,
-                "published": entry.news_published,
-                "language": entry.news_language,
-                "lastmod": entry.lastmod,
-            }
-            candidates.append((entry.loc, {k: v for k, v in fallback.items() if v}))
-        kind = "news_sitemap" if any(e.news_published or e.news_title for e in result.entries) else kind
-        stats.inc_value("sacorpus/source/sitemap/entries", len(candidates))
-        async for request in self.article_requests(candidates, kind, response):
-            yield request
-
-    async def parse_section(self, response: Response) -> AsyncIterator[Request]:
-        """A section or home page: follow the links that look like articles."""
-        candidates = [(url, {}) for url in self.links_to_follow(response)]
-        async for request in self.article_requests(candidates, "link", response):
-            yield request
 
     # --- articles -------------------------------------------------------------------------------------------
 
@@ -458,7 +248,9 @@ class PublicationSpider(scrapy.Spider):
     async def parse_article(self, response: Response) -> AsyncIterator[Article | Request]:
         yield self.make_article(response)
         if self.settings.getbool("SACORPUS_FOLLOW_LINKS"):
-            candidates = [(url, {}) for url in self.links_to_follow(response)]
+            candidates: list[tuple[str, dict[str, Any]]] = [
+                (url, {}) for url in self.links_to_follow(response)
+            ]
             async for request in self.article_requests(candidates, "link", response):
                 yield request
 
@@ -480,7 +272,7 @@ class PublicationSpider(scrapy.Spider):
             final_url=final_url,
             wayback_timestamp=timestamp,
             status=response.status,
-            headers=_headers_as_text(response),
+            headers=headers_as_text(response),
             body=response.body,
             fallback=self._with_mirror(dict(meta.get("sacorpus_fallback") or {})),
         )
@@ -561,249 +353,3 @@ class PublicationSpider(scrapy.Spider):
 
     def closed(self, reason: str) -> None:
         """Hook for subclasses (the demo stops its site here); the shared store closes itself."""
-
-    # --- Wayback backfill ---------------------------------------------------------------------------------
-
-    @property
-    def wayback_base(self) -> str:
-        return self.settings.get("SACORPUS_WAYBACK_BASE") or wayback.WAYBACK
-
-    @property
-    def wayback_state_key(self) -> str:
-        return f"wayback:{self.publication.slug}"
-
-    def wayback_modes(self) -> set[str]:
-        """Which backfill methods run: CDX listings of prefixes/domains, the homepage walk-back, or both."""
-        wb = self.publication.sources.wayback
-        if wb is None:
-            return set()
-        has_cdx = bool(wb.prefixes or wb.domains)
-        mode = self.wayback_mode_arg or self.settings.get("SACORPUS_WAYBACK_MODE") or "auto"
-        if mode == "auto":
-            mode = "both"
-        modes = {"cdx", "homepage"} if mode == "both" else {mode}
-        if not wb.homepage:
-            modes.discard("homepage")
-        if not has_cdx:
-            modes.discard("cdx")
-        return modes
-
-    def wayback_queries(self) -> list[tuple[str, str, str]]:
-        """``(query key, CDX url, matchType)`` per query; prefixes inside a listed domain are covered by it."""
-        wb = self.publication.sources.wayback
-        modes = self.wayback_modes()
-        out: list[tuple[str, str, str]] = []
-        if "cdx" in modes:
-            domains = [d.lower().strip(".") for d in wb.domains]
-            out += [(f"domain:{d}", d, "domain") for d in domains]
-            for prefix in wb.prefixes:
-                host = (urlsplit(prefix if "://" in prefix else f"http://{prefix}").hostname or "").lower()
-                if any(host == d or host.endswith("." + d) for d in domains):
-                    continue
-                out.append((f"prefix:{prefix}", prefix, "prefix"))
-        if "homepage" in modes:
-            out.append((f"homepage:{wb.homepage}", wb.homepage, "exact"))
-        return out
-
-    async def window_log(self) -> wayback.WindowLog:
-        """The persistent log of finished windows; a run recovering from kill -9 redoes the killed run's."""
-        if self._windows is None:
-            data = await self.get_state(self.wayback_state_key) or {}
-            log = wayback.WindowLog.from_dict(data)
-            runs = {str(k): str(v) for k, v in dict(data.get("done_runs") or {}).items()}
-            job = getattr(self, "sacorpus_job", None)
-            if job is not None and job.recovered:
-                redo = {k for k, run in runs.items() if run == job.recovered}
-                log.done -= redo
-                for key in redo:
-                    runs.pop(key, None)
-                log.resume_keys.clear()
-                self.crawler.stats.set_value("sacorpus/source/wayback/windows_redone", len(redo))
-                logger.info(
-                    "recovering from killed run %s: %d Wayback windows listed again", job.recovered, len(redo)
-                )
-            self._windows, self._window_runs = log, runs
-        return self._windows
-
-    async def record_window_page(self, query: str, window: tuple[date, date], resume_key: str | None) -> None:
-        log = await self.window_log()
-        log.record_page(query, window, resume_key)
-        if not resume_key:
-            job = getattr(self, "sacorpus_job", None)
-            self._window_runs[wayback.window_key(query, window)] = job.run if job is not None else ""
-            self.crawler.stats.inc_value("sacorpus/source/wayback/windows_done")
-        await self.set_state(self.wayback_state_key, {**log.to_dict(), "done_runs": self._window_runs})
-
-    async def wayback_start_requests(self) -> AsyncIterator[Request]:
-        """CDX queries for the run's window: one per query and calendar month not finished before."""
-        wb = self.publication.sources.wayback
-        start = self.wayback_from or wb.start
-        end = self.wayback_to or wb.end or date.today()
-        if start is None:
-            logger.warning("%s: wayback needs wayback_from (or sources.wayback.from)", self.name)
-            return
-        log = await self.window_log()
-        skipped = 0
-        for window in wayback.month_windows(start, end):
-            for query, target, match in self.wayback_queries():
-                if log.is_done(query, window) and not self.refetch:
-                    skipped += 1
-                    continue
-                resume = None if query.startswith("homepage:") else log.resume_key(query, window)
-                yield self.cdx_request(query, target, match, window, resume)
-        if skipped:
-            self.crawler.stats.set_value("sacorpus/source/wayback/windows_skipped", skipped)
-            logger.info("%s: %d Wayback windows finished in earlier runs are skipped", self.name, skipped)
-
-    def cdx_request(
-        self,
-        query: str,
-        target: str,
-        match: str,
-        window: tuple[date, date],
-        resume_key: str | None = None,
-        captures: Iterable[tuple[str, str, str | None]] = (),
-    ) -> Request:
-        """One CDX page: rate limited by the "wayback-cdx" slot, backed off on 429/503 by RetryAfterMiddleware."""
-        homepage = query.startswith("homepage:")
-        url = wayback.cdx_url(
-            target,
-            match_type=match,
-            start=window[0],
-            end=window[1],
-            base=self.wayback_base,
-            collapse="digest" if homepage else "urlkey",
-            resume_key=resume_key,
-            limit=self.settings.getint("SACORPUS_WAYBACK_CDX_LIMIT", 5000),
-            output=self.wayback_output,
-        )
-        return Request(
-            url,
-            callback=self.parse_cdx,
-            errback=self.source_failed,
-            priority=5,
-            meta={
-                "sacorpus_source": "wayback",
-                "sacorpus_source_url": url,
-                "download_slot": "wayback-cdx",
-                "autothrottle_dont_adjust_delay": True,
-                "sacorpus_seen_key": f"cdx|{wayback.window_key(query, window)}|{resume_key or ''}",
-                "sacorpus_cdx": (query, target, match, window[0].isoformat(), window[1].isoformat()),
-                "sacorpus_homepage_captures": list(captures),
-            },
-        )
-
-    async def parse_cdx(self, response: Response) -> AsyncIterator[Request]:
-        page = wayback.parse_cdx(response.body)
-        stats = self.crawler.stats
-        stats.inc_value("sacorpus/source/wayback/cdx_pages")
-        for problem in page.problems:
-            stats.inc_value("sacorpus/source/wayback/cdx_problems")
-            logger.debug("CDX %s: %s", response.url, problem)
-        query, target, match, w_start, w_end = response.meta["sacorpus_cdx"]
-        window = (date.fromisoformat(w_start), date.fromisoformat(w_end))
-        if page.problems and not page.captures and not page.resume_key:
-            stats.inc_value("sacorpus/source/wayback/cdx_unreadable")
-            logger.warning(
-                "CDX answer %s is unreadable (%s); the window stays unfinished",
-                response.url,
-                page.problems[0],
-            )
-            return
-        stats.inc_value("sacorpus/source/wayback/captures", len(page.captures))
-        if query.startswith("homepage:"):
-            captures = [
-                *response.meta.get("sacorpus_homepage_captures", ()),
-                *((c.timestamp, c.original, c.digest) for c in page.captures),
-            ]
-            if page.resume_key:
-                yield self.cdx_request(query, target, match, window, page.resume_key, captures)
-                return  # homepage windows are recorded whole: the walk-back needs every capture
-            for request in self.walk_back_requests(captures, window, response.url):
-                yield request
-            await self.record_window_page(query, window, None)
-            return
-        if page.resume_key:
-            yield self.cdx_request(query, target, match, window, page.resume_key)
-        by_url: dict[str, wayback.Capture] = {}
-        for capture in page.captures:
-            url = canonicalize(capture.original)
-            if self.policy.is_article(url):
-                by_url.setdefault(url, capture)
-            else:
-                stats.inc_value("sacorpus/source/wayback/not_article")
-        async for request in self.wayback_article_requests(
-            [(url, c.timestamp, c.original) for url, c in by_url.items()], response.url
-        ):
-            yield request
-        await self.record_window_page(query, window, page.resume_key)
-
-    def walk_back_requests(
-        self, captures: list[tuple[str, str, str | None]], window: tuple[date, date], source_url: str
-    ) -> Iterable[Request]:
-        """Homepage versions from the window's end back to its start, one per distinct content digest."""
-        pool = [
-            wayback.Capture(urlkey="", timestamp=ts, original=original, digest=digest, statuscode=200)
-            for ts, original, digest in captures
-        ]
-        end = datetime.combine(window[1], time(23, 59, 59), tzinfo=UTC)
-        for capture in wayback.walk_back(pool, end, stop=window[0]):
-            self.crawler.stats.inc_value("sacorpus/source/wayback/homepage_versions")
-            yield Request(
-                capture.memento(self.wayback_base),
-                callback=self.parse_wayback_homepage,
-                errback=self.source_failed,
-                priority=3,
-                meta={
-                    "sacorpus_source": "wayback",
-                    "sacorpus_source_url": source_url,
-                    "sacorpus_homepage": (capture.timestamp, capture.original),
-                },
-            )
-
-    async def parse_wayback_homepage(self, response: Response) -> AsyncIterator[Request]:
-        """A raw homepage capture: its article links become captures near the homepage's time."""
-        timestamp, original = response.meta["sacorpus_homepage"]
-        memento = wayback.parse_memento_url(response.url)
-        if memento:
-            timestamp = memento[0].ljust(14, "0")
-        capture = wayback.Capture(urlkey="", timestamp=timestamp, original=original)
-        links = wayback.homepage_links(
-            response.body, capture, accept=self.policy.is_article, base=self.wayback_base
-        )
-        self.crawler.stats.inc_value("sacorpus/source/wayback/homepage_links", len(links))
-        wanted: dict[str, tuple[str, str, str]] = {}
-        for link in links:
-            parsed = wayback.parse_memento_url(link)
-            if parsed:
-                url = canonicalize(parsed[1])
-                wanted.setdefault(url, (url, parsed[0], parsed[1]))
-        async for request in self.wayback_article_requests(list(wanted.values()), response.url):
-            yield request
-
-    async def wayback_article_requests(
-        self, captures: list[tuple[str, str, str]], source_url: str
-    ) -> AsyncIterator[Request]:
-        """``(url, timestamp, original)`` -> raw (``id_``) capture requests for URLs the store lacks."""
-        urls = [url for url, _, _ in captures]
-        known = await self.stored_urls(urls) if urls and not self.refetch else set()
-        if known:
-            self.crawler.stats.inc_value("sacorpus/source/already_stored", len(known))
-        for url, timestamp, original in captures:
-            if url in known:
-                continue
-            memento = wayback.memento_url(timestamp, original, base=self.wayback_base)
-            yield Request(
-                memento,
-                callback=self.parse_article,
-                errback=self.article_failed,
-                meta={
-                    "sacorpus_url": url,
-                    "sacorpus_source": "wayback",
-                    "sacorpus_source_url": source_url,
-                    "sacorpus_wayback_timestamp": timestamp,
-                    "sacorpus_fallback": {},
-                    "sacorpus_final_url": memento,
-                    "sacorpus_seen_key": url,
-                },
-            )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from typing import Any, ClassVar
+from typing import Any
 
 from scrapy.http import Request
 
@@ -22,7 +22,7 @@ logger = logging.getLogger(__name__)
 class DemoSpider(PublicationSpider):
     name = "demo"
     # The demo site is our own loopback server: no need to be gentle with it.
-    custom_settings: ClassVar[dict[str, Any]] = {"AUTOTHROTTLE_ENABLED": False, "DOWNLOAD_DELAY": 0}
+    custom_settings: dict[str, Any] | None = {"AUTOTHROTTLE_ENABLED": False, "DOWNLOAD_DELAY": 0}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -48,9 +48,10 @@ class SharedStore:
     def needed(self) -> bool:
         """True when a stage of this crawl writes to the store (a crawl that only exports does not)."""
         if self.crawler is None:
-            return False
-        settings = self.crawler.settings
-        return any(settings.getbool(f"SACORPUS_{stage}_ENABLED", True) for stage in ("STORE", "DEDUP"))
+            return True
+        return any(
+            self.crawler.settings.getbool(f"SACORPUS_{stage}_ENABLED", True) for stage in ("STORE", "DEDUP")
+        )
 
     async def spider_opened(self, spider: Any) -> None:
         """Open the store before any article is fetched; a store that cannot be used stops the run.

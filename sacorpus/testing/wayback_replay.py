@@ -21,9 +21,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.message import Message
 from email.utils import format_datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, quote_plus, unquote_plus, urlsplit
+
+from sacorpus.demo.server import SiteServer
 
 FIELDS = ("urlkey", "timestamp", "original", "mimetype", "statuscode", "digest", "length")
 
@@ -83,8 +85,12 @@ class RequestLog:
     at: float = field(default_factory=time.monotonic)
 
 
+Answer = tuple[int, dict[str, str], bytes]
+
+
 class WaybackReplay:
-    """Serves ``/cdx/search/cdx`` and ``/web/<ts><flag>/<url>`` on 127.0.0.1 with a free port."""
+    """Serves ``/cdx/search/cdx`` and ``/web/<ts><flag>/<url>`` on 127.0.0.1 with a free port, as a
+    route of the project's one loopback :class:`~sacorpus.demo.server.SiteServer`."""
 
     def __init__(
         self,
@@ -100,32 +106,20 @@ class WaybackReplay:
         self.max_page = max_page  # server-side page cap even without limit=
         self.log: list[RequestLog] = []
         self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        self._site: SiteServer | None = None
 
     # lifecycle -----------------------------------------------------------------------------------
 
     def start(self) -> WaybackReplay:
-        replay = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                replay._handle(self)
-
-            def log_message(self, format: str, *args: object) -> None:
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
+        site = SiteServer({})
+        site.add_route("/", self._answer)
+        self._site = site.start()
         return self
 
     def stop(self) -> None:
-        if self._server:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+        if self._site:
+            self._site.stop()
+            self._site = None
 
     def __enter__(self) -> WaybackReplay:
         return self.start()
@@ -135,46 +129,36 @@ class WaybackReplay:
 
     @property
     def base_url(self) -> str:
-        assert self._server is not None, "start() first"
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        assert self._site is not None, "start() first"
+        return self._site.base_url
 
     def cdx_requests(self) -> list[RequestLog]:
         return [r for r in self.log if r.path.startswith("/cdx/")]
 
     # handling ------------------------------------------------------------------------------------
 
-    def _send(
-        self, handler: BaseHTTPRequestHandler, status: int, body: bytes, headers: dict[str, str]
-    ) -> None:
-        parts = urlsplit(handler.path)
+    def _answer(self, raw_path: str, headers: Message) -> Answer:
+        answer = self._route(raw_path)
+        parts = urlsplit(raw_path)
         with self._lock:
-            self.log.append(RequestLog(parts.path, parts.query, status))
-        handler.send_response(status)
-        for key, value in headers.items():
-            handler.send_header(key, value)
-        handler.send_header("Content-Length", str(len(body)))
-        handler.end_headers()
-        handler.wfile.write(body)
+            self.log.append(RequestLog(parts.path, parts.query, answer[0]))
+        return answer
 
-    def _handle(self, handler: BaseHTTPRequestHandler) -> None:
-        parts = urlsplit(handler.path)
+    def _route(self, raw_path: str) -> Answer:
+        parts = urlsplit(raw_path)
         if parts.path.rstrip("/") == "/cdx/search/cdx":
             with self._lock:
                 limited = self.rate_limit_left > 0
                 if limited:
                     self.rate_limit_left -= 1
             if limited:
-                self._send(handler, 429, b"Too Many Requests", {"Retry-After": self.retry_after})
-                return
+                return 429, {"Retry-After": self.retry_after}, b"Too Many Requests"
             status, body, ctype = self._cdx(parse_qs(parts.query, keep_blank_values=True))
-            self._send(handler, status, body, {"Content-Type": ctype})
-            return
-        m = re.match(r"^/web/(\d{1,14})([a-z]{2}_)?/(.+)$", handler.path)
+            return status, {"Content-Type": ctype}, body
+        m = re.match(r"^/web/(\d{1,14})([a-z]{2}_)?/(.+)$", raw_path)
         if m:
-            self._memento(handler, m.group(1), m.group(2) or "", m.group(3))
-            return
-        self._send(handler, 404, b"not found", {"Content-Type": "text/plain"})
+            return self._memento(m.group(1), m.group(2) or "", m.group(3))
+        return 404, {"Content-Type": "text/plain"}, b"not found"
 
     def _select(self, q: dict[str, list[str]]) -> list[dict[str, str]]:
         url = q.get("url", [""])[0]
@@ -248,19 +232,17 @@ class WaybackReplay:
             text += f"\n{resume}\n"
         return 200, text.encode(), "text/plain"
 
-    def _memento(self, handler: BaseHTTPRequestHandler, ts: str, flag: str, original: str) -> None:
+    def _memento(self, ts: str, flag: str, original: str) -> Answer:
         original = re.sub(r"^(https?):/+", r"\1://", original)
         key = surt_key(original)
         matches = [c for c in self.captures if c.urlkey == key]
         if not matches:
-            self._send(handler, 404, b"Wayback: not archived", {"Content-Type": "text/plain"})
-            return
+            return 404, {"Content-Type": "text/plain"}, b"Wayback: not archived"
         target = ts.ljust(14, "0")
         best = min(matches, key=lambda c: (abs(int(c.timestamp) - int(target)), c.timestamp))
         if best.timestamp != target:
             location = f"{self.base_url}/web/{best.timestamp}{flag}/{best.original}"
-            self._send(handler, 302, b"", {"Location": location, "Content-Type": "text/plain"})
-            return
+            return 302, {"Location": location, "Content-Type": "text/plain"}, b""
         when = datetime.strptime(best.timestamp, "%Y%m%d%H%M%S").replace(tzinfo=UTC)
         headers = {
             "Content-Type": best.mimetype,
@@ -269,4 +251,4 @@ class WaybackReplay:
         }
         if best.location:
             headers["Location"] = f"{self.base_url}/web/{best.timestamp}{flag}/{best.location}"
-        self._send(handler, best.status, best.body, headers)
+        return best.status, headers, best.body

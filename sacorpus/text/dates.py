@@ -10,7 +10,7 @@ that is what a reader and a ground truth call the publication date.
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 
 _ISO = re.compile(
@@ -41,7 +41,6 @@ _MONTHS = {
     )
     for m in names.split()
 }
-MONTH_NAMES = frozenset(_MONTHS)
 _TEXT_DATE = re.compile(
     r"(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\.?\s+(?P<mon1>[^\W\d_]{3,10})\.?,?\s+(?P<y1>(?:19|20)\d{2})"
     r"|(?P<mon2>[^\W\d_]{3,10})\.?\s+(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y2>(?:19|20)\d{2})"
@@ -155,7 +154,7 @@ def to_utc_iso(dt: datetime | None) -> str | None:
     return dt.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def wayback_date(timestamp: str | None):
+def wayback_date(timestamp: str | None) -> date | None:
     """The capture date of a 14-digit Wayback timestamp (for choosing dated rules)."""
     if not timestamp or not re.fullmatch(r"\d{8,14}", timestamp):
         return None

@@ -18,13 +18,14 @@ from datetime import date
 from typing import Any
 from urllib.parse import urljoin
 
+from sacorpus import settings as defaults
 from sacorpus.publications import Publication, RuleSet
 from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.compression import Decompressed, decompress
 from sacorpus.text.decode import Decoded, decode_html
 from sacorpus.text.extract import Extracted, extract_article
 
-DEFAULT_MAX_BYTES = 50 * 1024 * 1024  # decompression-bomb cap (SACORPUS_GZIP_MAX_BYTES)
+DEFAULT_MAX_BYTES: int = defaults.SACORPUS_GZIP_MAX_BYTES  # decompression-bomb cap
 
 
 @dataclass(frozen=True)

@@ -117,7 +117,6 @@ _RESPONSIVE_SHOW = re.compile(
 _GLUED = re.compile(
     r"(?<![./\\\w])((?:[^\W\d_]*[a-zß-ÿ]{2}|\d{3,4})[.?][\"”’)\]]?)([\"“‘(]?[A-ZÀ-Þ][a-zß-ÿ])"
 )
-MAX_NODES = 400_000  # a page bigger than this is not pre-cleaned node by node
 
 
 def repair_glued_sentences(text: str) -> str:
@@ -141,7 +140,7 @@ def is_hidden(el: etree._Element) -> bool:
 def _hidden_markup(el: etree._Element) -> bool:
     attrib = el.attrib
     if not attrib:
-        return el.tag == "template"
+        return bool(el.tag == "template")
     if "hidden" in attrib and str(attrib.get("hidden", "")).lower() != "until-found":
         # React/Next.js streaming puts server-rendered content in <div hidden id="S:0"> and moves it
         # into place on load: that content is visible to readers
@@ -158,7 +157,7 @@ def _hidden_markup(el: etree._Element) -> bool:
             return True
     if el.tag == "input" and str(attrib.get("type", "")).lower() == "hidden":
         return True
-    return el.tag == "template"
+    return bool(el.tag == "template")
 
 
 def _has_long_text(el: etree._Element) -> bool:
@@ -342,7 +341,7 @@ def preclean(html: str, rules: RuleSet | None = None) -> str:
     if root is None:
         return html
     preclean_tree(root, rules)
-    return lxml.html.tostring(root, encoding="unicode")
+    return str(lxml.html.tostring(root, encoding="unicode"))
 
 
 def strip_static_text(text: str, patterns: Iterable[str]) -> str:

@@ -20,6 +20,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +105,7 @@ def word_count(tokens: list[str]) -> int:
 
 
 @lru_cache(maxsize=32)
-def _sentence_splitter(lang: str):
+def _sentence_splitter(lang: str) -> Any:
     """A Punkt splitter for ``lang``; built once per language per process."""
     import punkt
 
@@ -226,7 +227,7 @@ _CLOSE_DOUBLE = frozenset("”")
 
 
 @lru_cache(maxsize=1)
-def _treebank():
+def _treebank() -> Any:
     from nltk.tokenize.destructive import NLTKWordTokenizer
 
     return NLTKWordTokenizer()

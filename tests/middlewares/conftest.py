@@ -11,14 +11,14 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
+from sacorpus.demo.server import SiteServer
 
 REPO = Path(__file__).resolve().parents[2]
 BROWSER_MARK = "Mozilla/5.0"
@@ -36,83 +36,54 @@ class Site:
         return f"http://127.0.0.1:{self.port}"
 
 
-def _make_handler(site: Site):
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-        def send(self, status: int, body: bytes = b"", headers: dict[str, str] | None = None) -> None:
-            self.send_response(status)
-            headers = {"Content-Type": "text/html; charset=utf-8", **(headers or {})}
-            for key, value in headers.items():
-                self.send_header(key, value)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def do_GET(self) -> None:
-            path = self.path
-            ua = self.headers.get("User-Agent", "")
-            hits = site.hits.setdefault(path, [])
-            hits.append((time.monotonic(), ua))
-            if path == "/robots.txt":
-                self.send(200, ROBOTS, {"Content-Type": "text/plain"})
-            elif path.startswith(("/blocked/", "/nobrowser/")):
-                if BROWSER_MARK in ua:
-                    self.send(200, PAGE)
-                else:
-                    self.send(403, b"Forbidden")
-            elif path == "/gz/page":
-                self.send(200, gzip.compress(PAGE))  # gzip body, no Content-Encoding
-            elif path == "/flaky":
-                if len(hits) == 1:
-                    self.send(503, b"busy", {"Retry-After": "1"})
-                else:
-                    self.send(200, PAGE)
-            elif path == "/backoff":
-                if len(hits) <= 2:
-                    self.send(502, b"bad gateway")
-                else:
-                    self.send(200, PAGE)
-            elif path.startswith("/rl/"):
-                first = sum(len(v) for k, v in site.hits.items() if k.startswith("/rl/")) == 1
-                if first:
-                    self.send(429, b"slow down", {"Retry-After": "1"})
-                else:
-                    time.sleep(0.2)  # a real server's latency: the 429 is handled while this is in flight
-                    self.send(200, PAGE)
-            elif path == "/ratelimited":
-                self.send(429, b"slow down", {"Retry-After": "3600"})
-            elif path == "/loop/a":
-                self.send(302, b"", {"Location": "/loop/b"})
-            elif path == "/loop/b":
-                self.send(302, b"", {"Location": "/loop/a?utm_source=x"})
-            elif path == "/missing":
-                self.send(404, b"not here")
-            elif path == "/slow":
-                time.sleep(3)
-                self.send(200, PAGE)
-            elif path == "/big":
-                self.send(200, b"x" * 300_000)
-            else:
-                self.send(200, PAGE)
-
-    return Handler
+def _answer(site: Site, path: str, headers: Mapping[str, str]) -> tuple[int, dict[str, str], bytes]:
+    """The misbehaving site: what each path answers, given what was asked before."""
+    ua = headers.get("User-Agent", "")
+    hits = site.hits.setdefault(path, [])
+    hits.append((time.monotonic(), ua))
+    html = {"Content-Type": "text/html; charset=utf-8"}
+    if path == "/robots.txt":
+        return 200, {"Content-Type": "text/plain"}, ROBOTS
+    if path.startswith(("/blocked/", "/nobrowser/")):
+        return (200, html, PAGE) if BROWSER_MARK in ua else (403, html, b"Forbidden")
+    if path == "/gz/page":
+        return 200, html, gzip.compress(PAGE)  # gzip body, no Content-Encoding
+    if path == "/flaky":
+        return (503, {**html, "Retry-After": "1"}, b"busy") if len(hits) == 1 else (200, html, PAGE)
+    if path == "/backoff":
+        return (502, html, b"bad gateway") if len(hits) <= 2 else (200, html, PAGE)
+    if path.startswith("/rl/"):
+        if sum(len(v) for k, v in site.hits.items() if k.startswith("/rl/")) == 1:
+            return 429, {**html, "Retry-After": "1"}, b"slow down"
+        time.sleep(0.2)  # a real server's latency: the 429 is handled while this is in flight
+        return 200, html, PAGE
+    if path == "/ratelimited":
+        return 429, {**html, "Retry-After": "3600"}, b"slow down"
+    if path == "/loop/a":
+        return 302, {**html, "Location": "/loop/b"}, b""
+    if path == "/loop/b":
+        return 302, {**html, "Location": "/loop/a?utm_source=x"}, b""
+    if path == "/missing":
+        return 404, html, b"not here"
+    if path == "/slow":
+        time.sleep(3)
+    if path == "/big":
+        return 200, html, b"x" * 300_000
+    return 200, html, PAGE
 
 
 @pytest.fixture
 def site() -> Iterator[Site]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), None)  # type: ignore[arg-type]
-    site = Site(port=server.server_address[1])
-    server.RequestHandlerClass = _make_handler(site)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    """The project's loopback SiteServer with no static pages: every path is answered by :func:`_answer`."""
+    server = SiteServer({})
+    site = Site(port=0)
+    server.add_route("/", lambda path, headers: _answer(site, path, headers))
+    server.start()
+    site.port = int(server.base_url.rsplit(":", 1)[1])
     try:
         yield site
     finally:
-        server.shutdown()
-        server.server_close()
+        server.stop()
 
 
 SPIDER = """

@@ -9,7 +9,9 @@ from datetime import date
 import pytest
 
 from sacorpus.sources import sitemaps
-from sacorpus.sources.sitemaps import in_window, parse_day, parse_sitemap, sitemaps_from_robots
+from sacorpus.sources.dates import in_window, parse_day
+from sacorpus.sources.sitemap_index import next_sitemaps
+from sacorpus.sources.sitemaps import parse_sitemap, sitemaps_from_robots
 
 URLSET = b"""<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -228,11 +230,16 @@ def test_next_sitemaps_depth_cycles_and_window():
         "https://s.example.org/sitemap.xml",
     )
     seen = {"https://s.example.org/sitemap.xml"}  # the index itself: a self-reference is a cycle
-    urls, skipped = sitemaps.next_sitemaps(index, 0, seen, since=date(2013, 1, 1), until=date(2013, 12, 31))
+    urls, skipped = next_sitemaps(
+        index, 0, seen, max_depth=4, since=date(2013, 1, 1), until=date(2013, 12, 31)
+    )
     assert urls == ["https://s.example.org/sitemap-2013-05.xml", "https://s.example.org/sitemap-authors.xml"]
     assert len(skipped) == 3
-    again, _ = sitemaps.next_sitemaps(index, 0, seen)
+    again, _ = next_sitemaps(index, 0, seen, max_depth=4)
     assert again == ["https://s.example.org/sitemap/2012/11.xml", "https://s.example.org/sitemap-old.xml"]
-    deep, why = sitemaps.next_sitemaps(index, 3, set(), max_depth=3)
+    deep, why = next_sitemaps(index, 3, set(), max_depth=3)
     assert deep == [] and "depth limit" in why[0]
-    assert sitemaps.next_sitemaps(parse_sitemap(URLSET, "https://x.org/s.xml"), 0, set()) == ([], [])
+    assert next_sitemaps(parse_sitemap(URLSET, "https://x.org/s.xml"), 0, set(), max_depth=4) == (
+        [],
+        [],
+    )

@@ -159,7 +159,12 @@ def test_dated_rule_selection():
 
 
 def test_wayback_timestamp_picks_rules():
-    from sacorpus.pipelines._common import rules_for_item
+    """What the page stage does: the capture date of the Wayback timestamp chooses the rule set."""
+    from sacorpus.text.dates import wayback_date
+    from sacorpus.text.page import choose_rules
+
+    def rules_for_item(pub, item):
+        return choose_rules(pub, wayback_date(item.wayback_timestamp))
 
     old = RuleSet(version="2014", valid_until=date(2016, 6, 30))
     pub = Publication(
