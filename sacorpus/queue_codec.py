@@ -89,10 +89,7 @@ def handler_allowed(name: str | None, spider: Any) -> bool:
     if name is None:
         return True
     declared = getattr(spider, "queue_callbacks", None)
-    if declared is not None:
-        allowed = name in declared
-    else:
-        allowed = bool(_DEFAULT_HANDLER.match(name))
+    allowed = name in declared if declared is not None else bool(_DEFAULT_HANDLER.match(name))
     return allowed and callable(getattr(spider, name, None))
 
 
