@@ -87,6 +87,12 @@ DEPTH_PRIORITY = 0
 # Point a publication's sources at another host (fixture servers, local mirrors): "http://127.0.0.1:8080".
 SACORPUS_SOURCE_BASE = None
 SACORPUS_SITEMAP_MAX_DEPTH = 4  # sitemap index recursion
+# Budgets: what one source may put in front of the crawl in one run (0: no limit); the rest is counted
+# (sacorpus/budget/*) and comes in on a later run. Newest first; sources interleaved.
+SACORPUS_FEED_MAX_ITEMS = 1000  # items read from one feed document, in the publisher's order
+SACORPUS_SOURCE_MAX_ENTRIES = 2000  # article entries taken from one feed or sitemap document
+SACORPUS_SITEMAP_MAX_CHILDREN = 100  # child sitemaps followed from one index (newest lastmod first)
+SACORPUS_SITEMAP_MAX_DOCUMENTS = 500  # sitemap documents a run follows from indexes and robots.txt
 SACORPUS_FOLLOW_LINKS = False  # follow article links found on fetched articles and section pages
 SACORPUS_MAX_ARTICLES = 0  # stop after this many articles (0: no limit); the demo and tests use it
 SACORPUS_WAYBACK_BASE = "https://web.archive.org"

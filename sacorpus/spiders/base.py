@@ -46,6 +46,7 @@ from scrapy.http import Request, Response
 from sacorpus.items import Article
 from sacorpus.publications import Publication, PublicationError, load_publication
 from sacorpus.sources import feeds, pollstate, sitemaps, wayback
+from sacorpus.sources.budget import SourceBudget, interleave_priority
 from sacorpus.sources.urls import UrlPolicy, canonicalize
 from sacorpus.storage.base import StorageError
 from sacorpus.storage.shared import SharedStore
@@ -323,7 +324,14 @@ class PublicationSpider(scrapy.Spider):
         if response.status == 304:
             await self.record_poll(response, ())
             return
-        result = feeds.parse_feed(response.body, self.logical_url(response.url), _headers_as_text(response))
+        # parsed in a worker thread: a long feed must not hold up the downloads of the other sources
+        result = await asyncio.to_thread(
+            feeds.parse_feed,
+            response.body,
+            self.logical_url(response.url),
+            _headers_as_text(response),
+            self.settings.getint("SACORPUS_FEED_MAX_ITEMS"),
+        )
         stats = self.crawler.stats
         await self.record_poll(response, [e.guid or e.url or "" for e in result.entries])
         stats.inc_value("sacorpus/source/feed/documents")
@@ -361,7 +369,7 @@ class PublicationSpider(scrapy.Spider):
             )
             found = sitemaps.standard_sitemaps(self.publication.home, listed)
             self.crawler.stats.inc_value("sacorpus/source/sitemap/standard_locations_tried", len(found))
-        for url in found:
+        for url in self.within_budget(list(found), None, response):
             yield await self.polled_request(url, self.parse_sitemap, "sitemap", sacorpus_depth=0)
 
     async def parse_sitemap(self, response: Response) -> AsyncIterator[Request]:
@@ -384,7 +392,7 @@ class PublicationSpider(scrapy.Spider):
                 stats.inc_value("sacorpus/source/sitemap/too_deep")
                 logger.warning("sitemap index %s is nested deeper than %d; not followed", response.url, depth)
             else:
-                for url in result.sitemaps:
+                for url in self.within_budget(result.sitemaps, result.sitemap_lastmods, response):
                     yield await self.polled_request(url, self.parse_sitemap, kind, sacorpus_depth=depth + 1)
         candidates = []
         for entry in result.entries:
@@ -411,10 +419,42 @@ class PublicationSpider(scrapy.Spider):
 
     # --- articles -------------------------------------------------------------------------------------------
 
+    @property
+    def budget(self) -> SourceBudget:
+        """This run's limits per source (settings ``SACORPUS_SOURCE_MAX_ENTRIES``, ``..._SITEMAP_...``)."""
+        if getattr(self, "_budget", None) is None:
+            s = self.settings
+            self._budget = SourceBudget(
+                max_entries=s.getint("SACORPUS_SOURCE_MAX_ENTRIES"),
+                max_children=s.getint("SACORPUS_SITEMAP_MAX_CHILDREN"),
+                max_documents=s.getint("SACORPUS_SITEMAP_MAX_DOCUMENTS"),
+            )
+        return self._budget
+
+    def within_budget(
+        self, urls: list[str], lastmods: dict[str, str] | None, response: Response
+    ) -> list[str]:
+        """The sitemap documents of ``response`` to fetch: newest first, within this run's budget."""
+        kept, left_out = self.budget.children(urls, lastmods)
+        if left_out:
+            self.crawler.stats.inc_value("sacorpus/budget/sitemaps_left_out", left_out)
+            logger.warning(
+                "%s lists %d sitemaps; %d left out by the budget (SACORPUS_SITEMAP_MAX_CHILDREN / "
+                "SACORPUS_SITEMAP_MAX_DOCUMENTS)",
+                response.url,
+                len(urls),
+                left_out,
+            )
+        return kept
+
     async def article_requests(
         self, candidates: list[tuple[str, dict[str, Any]]], kind: str, response: Response
     ) -> AsyncIterator[Request]:
-        """Turn (url, fallback metadata) pairs into article requests, skipping URLs the store has."""
+        """Turn (url, fallback metadata) pairs into article requests, skipping URLs the store has.
+
+        A source gives at most ``SACORPUS_SOURCE_MAX_ENTRIES`` new entries a run (counted after the
+        already-stored check, so the next run takes the next ones), the newest first, ranked so that
+        every source's first entries are fetched before any source's later ones."""
         stats = self.crawler.stats
         wanted: dict[str, tuple[str, dict[str, Any]]] = {}
         for url, fallback in candidates:
@@ -426,11 +466,21 @@ class PublicationSpider(scrapy.Spider):
         known = await self.stored_urls(list(wanted)) if wanted and not self.refetch else set()
         if known:
             stats.inc_value("sacorpus/source/already_stored", len(known))
+        new = [(logical, fallback) for logical, (_url, fallback) in wanted.items() if logical not in known]
+        taken, left_out = self.budget.entries(new)
+        if left_out:
+            stats.inc_value("sacorpus/budget/entries_left_out", left_out)
+            logger.warning(
+                "%s lists %d more new entries than SACORPUS_SOURCE_MAX_ENTRIES (%d); the newest were taken",
+                response.url,
+                left_out,
+                self.budget.max_entries,
+            )
         source_url = response.meta.get("sacorpus_source_url") or self.logical_url(response.url)
-        for logical, (_url, fallback) in wanted.items():
-            if logical in known:
-                continue
-            yield self.article_request(logical, kind, source_url, fallback)
+        for rank, (logical, fallback) in enumerate(taken):
+            request = self.article_request(logical, kind, source_url, dict(fallback))
+            request.priority = interleave_priority(rank)
+            yield request
 
     def article_request(
         self, url: str, kind: str, source_url: str | None, fallback: dict[str, Any], **meta: Any
