@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
+
+from sacorpus.iso639 import language_code_problem
 
 PUBLICATIONS_PACKAGE = "publications"
 
@@ -108,6 +111,9 @@ class Publication:
     sources: Sources = field(default_factory=Sources)
     urls: UrlRules = field(default_factory=UrlRules)
     rules: tuple[RuleSet, ...] = (RuleSet(),)
+    # one retry with a browser User-Agent after a 403 (a CDN that refuses bots its robots.txt allows);
+    # off unless the publication turns it on: a site that refuses bots is not worked around by default
+    browser_ua_retry: bool = False
 
     def rules_for(self, when: date | None = None) -> RuleSet:
         """The rule set for a page from ``when`` (capture or publication date; None: today's layout).
@@ -214,6 +220,16 @@ class _Reader:
                 raise self.fail(f"{key}[{i}]", problem)
         return values
 
+    def urls(self, key: str) -> tuple[str, ...]:
+        """A list of absolute http(s) URLs: a source without a scheme or host, or a ``file://`` one,
+        is a load error (it would fetch nothing, or read the crawler's own disk)."""
+        values = self.strings(key)
+        for i, value in enumerate(values):
+            parts = urlsplit(value)
+            if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+                raise self.fail(f"{key}[{i}]", f"must be an absolute http(s) URL, got {value!r}")
+        return values
+
     def check_regex(self, key: str, pattern: str) -> None:
         try:
             re.compile(pattern)
@@ -288,6 +304,10 @@ def parse_publication(slug: str, text: str, filename: str | None = None) -> Publ
         raise top.fail("home", f"must be an http(s) URL, got {home!r}")
     domains = top.strings("domains", required=True)
     languages = top.strings("languages", required=True)
+    for i, code in enumerate(languages):
+        problem = language_code_problem(code)
+        if problem:
+            raise top.fail(f"languages[{i}]", problem)
 
     sources = Sources()
     src = top.sub("sources")
@@ -306,11 +326,11 @@ def parse_publication(slug: str, text: str, filename: str | None = None) -> Publ
             if not (wayback.prefixes or wayback.domains or wayback.homepage):
                 raise wb.fail("prefixes", "a wayback source needs prefixes, domains or a homepage")
         sources = Sources(
-            feeds=src.strings("feeds"),
-            sitemaps=src.strings("sitemaps"),
-            news_sitemaps=src.strings("news_sitemaps"),
+            feeds=src.urls("feeds"),
+            sitemaps=src.urls("sitemaps"),
+            news_sitemaps=src.urls("news_sitemaps"),
             robots=src.get("robots", bool, default=False),
-            start_urls=src.strings("start_urls"),
+            start_urls=src.urls("start_urls"),
             wayback=wayback,
         )
         src.finish()
@@ -364,6 +384,7 @@ def parse_publication(slug: str, text: str, filename: str | None = None) -> Publ
         sources=sources,
         urls=urls,
         rules=tuple(rules) or (RuleSet(),),
+        browser_ua_retry=top.get("browser_ua_retry", bool, default=False),
     )
     top.finish()
     return pub
@@ -374,7 +395,16 @@ def load_publication(slug: str) -> Publication:
     resource = resources.files(PUBLICATIONS_PACKAGE).joinpath(f"{slug}.toml")
     if not resource.is_file():
         raise PublicationError(f"{slug}.toml: no such publication file in package '{PUBLICATIONS_PACKAGE}'")
-    return parse_publication(slug, resource.read_text(encoding="utf-8"), f"publications/{slug}.toml")
+    filename = f"publications/{slug}.toml"
+    return parse_publication(slug, publication_text(resource.read_bytes(), filename), filename)
+
+
+def publication_text(raw: bytes, filename: str) -> str:
+    """The file's text; a file in another encoding is one clear error, not a traceback."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PublicationError(f"{filename}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
 
 
 def publication_slugs() -> list[str]:

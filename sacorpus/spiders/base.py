@@ -32,6 +32,7 @@ run finished (their queued requests were lost with it; the store skips what was 
 from __future__ import annotations
 
 import asyncio
+import difflib
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable
@@ -94,6 +95,12 @@ class PublicationSpider(scrapy.Spider):
     publication_slug: ClassVar[str | None] = None  # defaults to ``name``
 
     custom_settings: ClassVar[dict[str, Any]] = {}
+    #: Run arguments (``-a name=value``) this spider takes; subclasses add theirs. Names starting with
+    #: "_" (scrapyd's ``_job``) pass.
+    run_arguments: ClassVar[frozenset[str]] = frozenset(
+        {"since", "until", "wayback_from", "wayback_to", "refetch", "sources", "base_url"}
+        | {"wayback_mode", "wayback_output"}
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -120,6 +127,13 @@ class PublicationSpider(scrapy.Spider):
         A classmethod so that ``scrapy crawl`` checks them before the crawl starts and reports a bad
         value as a usage error, not a traceback.
         """
+        unknown_names = sorted(k for k in kwargs if k not in cls.run_arguments and not k.startswith("_"))
+        if unknown_names:
+            hints = {
+                n: difflib.get_close_matches(n, cls.run_arguments, n=1, cutoff=0.7) for n in unknown_names
+            }
+            said = ", ".join(n + (f" (did you mean {h[0]}?)" if h else "") for n, h in hints.items())
+            raise ValueError(f"unknown run argument(s) {said}; known: {', '.join(sorted(cls.run_arguments))}")
         args: dict[str, Any] = {
             name: _as_date(kwargs.get(name), name)
             for name in ("since", "until", "wayback_from", "wayback_to")
