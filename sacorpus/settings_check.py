@@ -9,6 +9,7 @@ checked against the type of the declared default.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from typing import Any
 
 from scrapy.settings import BaseSettings
@@ -23,7 +24,12 @@ def declared() -> dict[str, Any]:
 
 
 def _value_problem(settings: BaseSettings, name: str, default: Any) -> str | None:
-    getter = {bool: settings.getbool, int: settings.getint, float: settings.getfloat, dict: settings.getdict}
+    getter: dict[type, Callable[[str], Any]] = {
+        bool: settings.getbool,
+        int: settings.getint,
+        float: settings.getfloat,
+        dict: settings.getdict,
+    }
     if isinstance(default, list):
         return None  # getlist accepts any string (comma-separated)
     read = getter.get(type(default))
