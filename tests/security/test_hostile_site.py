@@ -9,6 +9,7 @@ never as traffic leaving the machine.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -25,6 +26,22 @@ pytestmark = pytest.mark.slow
 HOME = "http://demo.sacorpus.invalid"
 REDIRECTED = "/news/2026/11/20/redirected-story-77777"
 REDIRECTED_LOCAL = "/business/2026/11/20/redirected-story-77778"
+REDIRECTED_METADATA = "/news/2026/11/20/redirected-story-77779"
+REDIRECTED_PRIVATE = "/business/2026/11/20/redirected-story-77780"
+# Hostile names the run allows as hosts but that resolve (through SACORPUS_HOSTS, the guard's only
+# resolver here) to a link-local and a private address; Scrapy's own resolver for the run maps every
+# name to 127.0.0.1, so a request the guard let through would land on the recorder.
+FAKE_HOSTS = {"metadata.hostile.test": "169.254.169.254", "intranet.hostile.test": "10.11.12.13"}
+RESOLVER = [
+    "-s",
+    "DNS_RESOLVER=sacorpus.testing.resolver.LoopbackResolver",
+    "-s",
+    "SACORPUS_HOSTS_ONLY=True",
+    "-s",
+    "SACORPUS_HOSTS=" + json.dumps(FAKE_HOSTS),
+    "-s",
+    "SACORPUS_ALLOWED_HOSTS=hostile.test",
+]
 XML = "application/xml; charset=utf-8"
 
 
@@ -50,7 +67,11 @@ def hostile_site(recorder: str) -> dict[str, Resource]:
         index.body.replace(b"</sitemapindex>", extra.encode()), index.content_type
     )
     site["/extra-sitemap.xml"] = Resource(
-        _urlset(["{base}" + REDIRECTED, "{base}" + REDIRECTED_LOCAL, "file:///etc/passwd"]), XML
+        _urlset(
+            ["{base}" + p for p in (REDIRECTED, REDIRECTED_LOCAL, REDIRECTED_METADATA, REDIRECTED_PRIVATE)]
+            + ["file:///etc/passwd"]
+        ),
+        XML,
     )
     return site
 
@@ -80,8 +101,10 @@ def test_hostile_site_fetches_nothing_internal(tmp_path: Path, recorder: SiteSer
     with SiteServer(hostile_site(recorder.base_url)) as site:
         site.add_redirect(REDIRECTED, f"{recorder.base_url}/admin/secret-1")
         site.add_redirect(REDIRECTED_LOCAL, f"http://localhost:{rec_port}/internal/logs")
+        site.add_redirect(REDIRECTED_METADATA, f"http://metadata.hostile.test:{rec_port}/latest/meta-data")
+        site.add_redirect(REDIRECTED_PRIVATE, f"http://intranet.hostile.test:{rec_port}/admin")
         started = time.monotonic()
-        run = run_crawl("demo", tmp_path / "hostile", "-a", f"base_url={site.base_url}")
+        run = run_crawl("demo", tmp_path / "hostile", "-a", f"base_url={site.base_url}", *RESOLVER)
         seconds = time.monotonic() - started
     print(f"clean run {clean_seconds:.1f} s, hostile run {seconds:.1f} s")
 
@@ -92,4 +115,7 @@ def test_hostile_site_fetches_nothing_internal(tmp_path: Path, recorder: SiteSer
     assert not any("secret" in u or "internal" in u or u.startswith("file:") for u in stored)
     assert _stats(run.log, "sacorpus/guard/offsite_candidates") >= 3, run.log[-4000:]
     assert "candidate on another host, not fetched" in run.log
+    assert _stats(run.log, "sacorpus/guard/internal_address") == 2, run.log[-4000:]
+    assert "metadata.hostile.test is a private address (169.254.169.254)" in run.log
+    assert "intranet.hostile.test is a private address (10.11.12.13)" in run.log
     assert "Traceback" not in run.log
