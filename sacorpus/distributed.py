@@ -37,7 +37,6 @@ The queue classes and the Redis connection code of scrapy-redis are used unchang
 from __future__ import annotations
 
 import hashlib
-import importlib
 import logging
 import os
 import socket
@@ -53,6 +52,8 @@ from scrapy_redis.dupefilter import RFPDupeFilter
 from scrapy_redis.scheduler import Scheduler as _ScrapyRedisScheduler
 
 from sacorpus import settings as defaults
+from sacorpus.queue_codec import QueueEntryRejected, RequestCodec, keyed_fingerprint
+from sacorpus.redact import redact
 
 logger = logging.getLogger(__name__)
 
@@ -109,8 +110,10 @@ def check_reachable(url: str, timeout: float = 10.0) -> None:
             client.close()
     except (RedisError, ValueError) as exc:
         raise DistributedCrawlError(
-            f"Redis at {url} is not reachable ({exc}); start it or unset {URL_SETTING}/REDIS_URL "
-            "to crawl on this machine alone"
+            redact(
+                f"Redis at {url} is not reachable ({exc}); start it or unset {URL_SETTING}/REDIS_URL "
+                "to crawl on this machine alone"
+            )
         ) from None
 
 
@@ -158,11 +161,19 @@ class RedisDupeFilter(RFPDupeFilter):
     """The shared seen-set: a Redis set of fingerprints (SADD says atomically who saw a URL first)."""
 
     def __init__(
-        self, server: Any, key: str, debug: bool = False, *, fingerprinter: Any = None, stats: Any = None
+        self,
+        server: Any,
+        key: str,
+        debug: bool = False,
+        *,
+        fingerprinter: Any = None,
+        stats: Any = None,
+        signing_key: str | None = None,
     ) -> None:
         super().__init__(server, key, debug)
         self.fingerprinter = fingerprinter
         self.stats = stats
+        self.signing_key = signing_key
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> RedisDupeFilter:
@@ -175,6 +186,7 @@ class RedisDupeFilter(RFPDupeFilter):
             s.getbool("DUPEFILTER_DEBUG"),
             fingerprinter=crawler.request_fingerprinter,
             stats=crawler.stats,
+            signing_key=s.get("SACORPUS_REDIS_SIGNING_KEY") or None,
         )
 
     @classmethod
@@ -182,7 +194,7 @@ class RedisDupeFilter(RFPDupeFilter):
         return cls.from_crawler(spider.crawler)
 
     def request_fingerprint(self, request: Request) -> str:
-        return seen_fingerprint(request, self.fingerprinter)
+        return keyed_fingerprint(seen_fingerprint(request, self.fingerprinter), self.signing_key)
 
     def open(self) -> None:
         return None
@@ -233,9 +245,11 @@ class RedisScheduler(_ScrapyRedisScheduler):
             server.ping()
         except RedisError as exc:
             raise DistributedCrawlError(
-                f"Redis at {url or 'REDIS_HOST/REDIS_PORT'} is not reachable ({exc}); start it or unset "
-                f"{URL_SETTING}/REDIS_URL to crawl on this machine alone"
-            ) from exc
+                redact(
+                    f"Redis at {url or 'REDIS_HOST/REDIS_PORT'} is not reachable ({exc}); start it or "
+                    f"unset {URL_SETTING}/REDIS_URL to crawl on this machine alone"
+                )
+            ) from None
         kwargs: dict[str, Any] = {
             "persist": s.getbool("SCHEDULER_PERSIST", True),
             "flush_on_start": s.getbool("SCHEDULER_FLUSH_ON_START"),
@@ -245,11 +259,8 @@ class RedisScheduler(_ScrapyRedisScheduler):
             "dupefilter_key": s.get("SCHEDULER_DUPEFILTER_KEY") or f"{DEFAULT_PREFIX}:%(spider)s:seen",
             "dupefilter_cls": s.get("DUPEFILTER_CLASS") or "sacorpus.distributed.RedisDupeFilter",
         }
-        serializer = s.get("SCHEDULER_SERIALIZER")
-        if serializer:  # a module (or object) with loads/dumps, as in scrapy-redis
-            kwargs["serializer"] = (
-                importlib.import_module(serializer) if isinstance(serializer, str) else serializer
-            )
+        # plain checked JSON, never scrapy-redis's default pickle (see sacorpus.queue_codec)
+        kwargs["serializer"] = RequestCodec(s.get("SACORPUS_REDIS_SIGNING_KEY") or None)
         df_cls = load_object(kwargs["dupefilter_cls"])
         kwargs["dupefilter"] = df_cls.from_crawler(crawler)
         instance = cls(
@@ -286,6 +297,7 @@ class RedisScheduler(_ScrapyRedisScheduler):
 
     def open(self, spider: Any) -> None:
         spider.sacorpus_job = None  # no JOBDIR run: never "recovering" (sources use conditional GET)
+        self.serializer.bind(spider)  # queued callbacks are checked against this spider's
         self.workers_key = workers_key(self.key_prefix, spider.name)
         super().open(spider)
         self._beat_once()
@@ -344,6 +356,11 @@ class RedisScheduler(_ScrapyRedisScheduler):
             request = self.queue.pop(self.idle_before_close)
         except RedisError:
             raise
+        except QueueEntryRejected as exc:  # tampered, foreign or unsigned: never run, counted
+            if self.stats is not None:
+                self.stats.inc_value("sacorpus/redis/rejected_entries")
+            logger.warning("distributed crawl: refused a queued entry: %s", exc)
+            return None
         except Exception as exc:  # a queued request this code cannot rebuild (changed callbacks, pickle)
             if self.stats is not None:
                 self.stats.inc_value("sacorpus/redis/undecodable_requests")

@@ -11,6 +11,7 @@ import difflib
 import re
 from datetime import date
 from typing import Any
+from urllib.parse import urlsplit
 
 
 class PublicationError(ValueError):
@@ -95,6 +96,16 @@ class TomlReader:
             problem = selector_problem(value, xpath_only=xpath_only)
             if problem:
                 raise self.fail(f"{key}[{i}]", problem)
+        return values
+
+    def urls(self, key: str) -> tuple[str, ...]:
+        """A list of absolute http(s) URLs: a source without a scheme or host, or a ``file://`` one,
+        is a load error (it would fetch nothing, or read the crawler's own disk)."""
+        values = self.strings(key)
+        for i, value in enumerate(values):
+            parts = urlsplit(value)
+            if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+                raise self.fail(f"{key}[{i}]", f"must be an absolute http(s) URL, got {value!r}")
         return values
 
     def check_regex(self, key: str, pattern: str) -> None:

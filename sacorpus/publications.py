@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from importlib import resources
 
+from sacorpus.iso639 import language_code_problem
 from sacorpus.publication_reader import PublicationError, TomlReader, is_xpath
 
 PUBLICATIONS_PACKAGE = "publications"
@@ -104,6 +105,9 @@ class Publication:
     sources: Sources = field(default_factory=Sources)
     urls: UrlRules = field(default_factory=UrlRules)
     rules: tuple[RuleSet, ...] = (RuleSet(),)
+    # one retry with a browser User-Agent after a 403 (a CDN that refuses bots its robots.txt allows);
+    # off unless the publication turns it on: a site that refuses bots is not worked around by default
+    browser_ua_retry: bool = False
 
     def rules_for(self, when: date | None = None) -> RuleSet:
         """The rule set for a page from ``when`` (capture or publication date; None: today's layout).
@@ -179,6 +183,10 @@ def parse_publication(slug: str, text: str, filename: str | None = None) -> Publ
         raise top.fail("home", f"must be an http(s) URL, got {home!r}")
     domains = top.strings("domains", required=True)
     languages = top.strings("languages", required=True)
+    for i, code in enumerate(languages):
+        problem = language_code_problem(code)
+        if problem:
+            raise top.fail(f"languages[{i}]", problem)
     pub = Publication(
         slug=slug,
         name=name,
@@ -191,6 +199,7 @@ def parse_publication(slug: str, text: str, filename: str | None = None) -> Publ
         sources=_read_sources(top),
         urls=_read_urls(top),
         rules=_read_rule_sets(top),
+        browser_ua_retry=top.get("browser_ua_retry", bool, default=False),
     )
     top.finish()
     return pub
@@ -202,11 +211,11 @@ def _read_sources(top: TomlReader) -> Sources:
     src = top.sub("sources")
     if src is not None:
         sources = Sources(
-            feeds=src.strings("feeds"),
-            sitemaps=src.strings("sitemaps"),
-            news_sitemaps=src.strings("news_sitemaps"),
+            feeds=src.urls("feeds"),
+            sitemaps=src.urls("sitemaps"),
+            news_sitemaps=src.urls("news_sitemaps"),
             robots=src.get("robots", bool, default=False),
-            start_urls=src.strings("start_urls"),
+            start_urls=src.urls("start_urls"),
             wayback=_read_wayback(src),
         )
         src.finish()
@@ -278,7 +287,16 @@ def load_publication(slug: str) -> Publication:
     resource = resources.files(PUBLICATIONS_PACKAGE).joinpath(f"{slug}.toml")
     if not resource.is_file():
         raise PublicationError(f"{slug}.toml: no such publication file in package '{PUBLICATIONS_PACKAGE}'")
-    return parse_publication(slug, resource.read_text(encoding="utf-8"), f"publications/{slug}.toml")
+    filename = f"publications/{slug}.toml"
+    return parse_publication(slug, publication_text(resource.read_bytes(), filename), filename)
+
+
+def publication_text(raw: bytes, filename: str) -> str:
+    """The file's text; a file in another encoding is one clear error, not a traceback."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PublicationError(f"{filename}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
 
 
 def publication_slugs() -> list[str]:

@@ -37,6 +37,8 @@ RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
 # --- fetching: sacorpus.middlewares (process_request runs low -> high) ------------------------------
 DOWNLOADER_MIDDLEWARES = {
     "sacorpus.middlewares.mirror.MirrorMiddleware": 20,  # the run's base_url chosen at download time
+    # the publication's hosts, public addresses, http(s) only: redirects and sitemap entries included
+    "sacorpus.middlewares.address_guard.AddressGuardMiddleware": 25,
     "sacorpus.middlewares.stats.FetchStatsMiddleware": 50,  # outermost: counts final failures per publication
     "sacorpus.middlewares.robots.RobotsTxtMiddleware": 100,  # Scrapy 2.19's lets concurrent waiters through
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
@@ -50,11 +52,18 @@ DOWNLOADER_MIDDLEWARES = {
     "sacorpus.middlewares.redirects.RedirectLoopMiddleware": 610,  # redirect loops end early and are counted
 }
 SACORPUS_FETCH_STATS_ENABLED = True
+# --- what content may make the crawler connect to (sacorpus.middlewares.address_guard) ---------------------
+SACORPUS_ADDRESS_GUARD_ENABLED = True
+SACORPUS_ALLOWED_HOSTS: list[
+    str
+] = []  # hosts (and subdomains) or host:port a run may also fetch, any address
+SACORPUS_HOSTS: dict[str, str | list[str]] = {}  # name -> address(es), answered before DNS (like /etc/hosts)
+SACORPUS_HOSTS_ONLY = False  # resolve from SACORPUS_HOSTS alone (tests: no DNS query leaves the machine)
 SACORPUS_RETRY_ENABLED = True
 SACORPUS_RETRY_BACKOFF_BASE = 2.0  # seconds; attempt n waits base * 2**n (+/-25%) when no Retry-After
 SACORPUS_RETRY_BACKOFF_MAX = 120.0  # cap on one backoff wait (and on the raised slot delay)
 SACORPUS_RETRY_AFTER_MAX = 600.0  # a longer Retry-After is not waited for: given up and counted
-SACORPUS_BROWSER_UA_RETRY = True  # never for paths robots.txt forbids
+SACORPUS_BROWSER_UA_RETRY = False  # for every publication; else only where its file says browser_ua_retry
 SACORPUS_BROWSER_UA = None  # None: a current desktop Chrome User-Agent
 SACORPUS_GZIP_SNIFF_ENABLED = True  # also undo gzip bodies served without Content-Encoding
 SACORPUS_REDIRECT_LOOP_ENABLED = True
@@ -78,6 +87,12 @@ DEPTH_PRIORITY = 0
 # Point a publication's sources at another host (fixture servers, local mirrors): "http://127.0.0.1:8080".
 SACORPUS_SOURCE_BASE = None
 SACORPUS_SITEMAP_MAX_DEPTH = 4  # sitemap index recursion
+# Budgets: what one source may put in front of the crawl in one run (0: no limit); the rest is counted
+# (sacorpus/budget/*) and comes in on a later run. Newest first; sources interleaved.
+SACORPUS_FEED_MAX_ITEMS = 1000  # items read from one feed document, in the publisher's order
+SACORPUS_SOURCE_MAX_ENTRIES = 2000  # article entries taken from one feed or sitemap document
+SACORPUS_SITEMAP_MAX_CHILDREN = 100  # child sitemaps followed from one index (newest lastmod first)
+SACORPUS_SITEMAP_MAX_DOCUMENTS = 500  # sitemap documents a run follows from indexes and robots.txt
 SACORPUS_FOLLOW_LINKS = False  # follow article links found on fetched articles and section pages
 SACORPUS_MAX_ARTICLES = 0  # stop after this many articles (0: no limit); the demo and tests use it
 SACORPUS_WAYBACK_BASE = "https://web.archive.org"
@@ -159,4 +174,12 @@ SACORPUS_WAYBACK_CDX_LIMIT = 5000  # captures per CDX page (paged on with resume
 SACORPUS_REDIS_URL = os.environ.get("SACORPUS_REDIS_URL") or os.environ.get("REDIS_URL") or None
 SACORPUS_REDIS_KEY_PREFIX = "sacorpus"  # keys <prefix>:<spider>:requests|seen|workers
 SACORPUS_REDIS_HEARTBEAT = 10.0  # seconds; a worker silent for 3 heartbeats counts as gone
-ADDONS = {"sacorpus.distributed.RedisFrontierAddon": 100}  # does nothing unless SACORPUS_REDIS_URL is set
+# Queued requests are plain JSON (never pickle); with a key shared by the workers each entry is signed
+# (HMAC-SHA256) and the seen-set holds keyed fingerprints, so a writer without the key can neither run
+# nor suppress anything.
+SACORPUS_REDIS_SIGNING_KEY = os.environ.get("SACORPUS_REDIS_SIGNING_KEY") or None
+SACORPUS_REDACT_LOGS = True  # passwords in URIs and password parameters masked in every log line
+ADDONS = {
+    "sacorpus.redact.RedactSecretsAddon": 0,  # first, before anything logs a URI
+    "sacorpus.distributed.RedisFrontierAddon": 100,  # does nothing unless SACORPUS_REDIS_URL is set
+}

@@ -13,6 +13,7 @@ import sys
 from scrapy.commands.crawl import Command as ScrapyCrawl
 from scrapy.exceptions import UsageError
 
+from sacorpus.settings_check import setting_problems
 from sacorpus.verdict import run_failures
 
 
@@ -21,6 +22,9 @@ class Command(ScrapyCrawl):
         if len(args) != 1:
             raise UsageError("give exactly one spider (publication) name")
         assert self.crawler_process
+        problems = setting_problems(self.settings)
+        if problems:  # one line and exit 2, before anything starts
+            raise UsageError("; ".join(problems), print_help=False)
         spidercls = self.crawler_process.spider_loader.load(args[0])
         check = getattr(spidercls, "parse_arguments", None)
         if check is not None:

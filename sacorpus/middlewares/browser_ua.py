@@ -1,4 +1,8 @@
-"""One retry with a browser User-Agent after a 403 - never where robots.txt forbids it.
+"""One retry with a browser User-Agent after a 403 - only where asked for, never where robots.txt forbids it.
+
+Off by default: a site that refuses bots is not worked around unless the publication's file says
+``browser_ua_retry = true`` (a CDN known to answer 403 to every non-browser while its robots.txt allows
+the crawl), or the run sets ``SACORPUS_BROWSER_UA_RETRY`` for every publication.
 
 Several news CDNs answer 403 to any non-browser User-Agent while their robots.txt allows the
 page. One retry with a browser UA recovers those pages. It is not a way around a refusal that
@@ -16,7 +20,6 @@ from urllib.parse import urlsplit
 from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
-from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
 from sacorpus import settings as defaults
@@ -32,8 +35,11 @@ META_KEY = "sacorpus_browser_ua_retry"
 
 
 class BrowserUserAgentRetryMiddleware:
-    def __init__(self, crawler: Crawler, browser_ua: str, obey_robots: bool) -> None:
+    def __init__(
+        self, crawler: Crawler, browser_ua: str, obey_robots: bool, every_publication: bool = False
+    ) -> None:
         self.crawler = crawler
+        self.every_publication = every_publication
         self.browser_ua = browser_ua
         self.obey_robots = obey_robots
         self.own_ua = crawler.settings.get("ROBOTSTXT_USER_AGENT") or crawler.settings.get("USER_AGENT") or ""
@@ -41,13 +47,17 @@ class BrowserUserAgentRetryMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BrowserUserAgentRetryMiddleware:
         settings = crawler.settings
-        if not settings.getbool("SACORPUS_BROWSER_UA_RETRY", defaults.SACORPUS_BROWSER_UA_RETRY):
-            raise NotConfigured("SACORPUS_BROWSER_UA_RETRY is off")
         return cls(
             crawler,
             settings.get("SACORPUS_BROWSER_UA") or DEFAULT_BROWSER_UA,
             settings.getbool("ROBOTSTXT_OBEY"),
+            settings.getbool("SACORPUS_BROWSER_UA_RETRY"),
         )
+
+    def wanted(self) -> bool:
+        """Asked for by the run, or by the crawled publication's file."""
+        publication = getattr(self.crawler.spider, "publication", None)
+        return self.every_publication or bool(getattr(publication, "browser_ua_retry", False))
 
     def _robots_parser(self, request: Request) -> Any | None:
         """The RobotParser Scrapy already built for this host, or None (not parsed / not enabled)."""
@@ -70,6 +80,8 @@ class BrowserUserAgentRetryMiddleware:
 
     def process_response(self, request: Request, response: Response) -> Request | Response:
         if response.status != 403 or request.meta.get(META_KEY) or request.meta.get("dont_retry"):
+            return response
+        if not self.wanted():
             return response
         if not self.robots_allow(request):
             count(self.crawler, request, "browser_ua_skipped_robots")

@@ -13,6 +13,7 @@ refetch=1       fetch URLs even when the store already has them (still once per 
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from sacorpus.sources.dates import parse_day
@@ -21,10 +22,28 @@ from sacorpus.spiders.sources import SOURCE_KINDS
 _TRUE = {"1", "true", "yes", "on"}
 WAYBACK_MODES = ("cdx", "homepage", "both", "auto")
 WAYBACK_OUTPUTS = ("json", "plain")
+#: every run argument; names starting with "_" (scrapyd's ``_job``) pass too
+RUN_ARGUMENTS = frozenset(
+    {"since", "until", "wayback_from", "wayback_to", "refetch", "sources", "base_url"}
+    | {"wayback_mode", "wayback_output"}
+)
 
 
-def parse_arguments(kwargs: dict[str, Any]) -> dict[str, Any]:
+def unknown_arguments(kwargs: dict[str, Any], known: frozenset[str]) -> str | None:
+    """One line naming the arguments ``known`` does not list (with a likely intended name), or None."""
+    unknown = sorted(k for k in kwargs if k not in known and not k.startswith("_"))
+    if not unknown:
+        return None
+    hints = {n: difflib.get_close_matches(n, known, n=1, cutoff=0.7) for n in unknown}
+    said = ", ".join(n + (f" (did you mean {h[0]}?)" if h else "") for n, h in hints.items())
+    return f"unknown run argument(s) {said}; known: {', '.join(sorted(known))}"
+
+
+def parse_arguments(kwargs: dict[str, Any], known: frozenset[str] = RUN_ARGUMENTS) -> dict[str, Any]:
     """The run arguments checked: raises ValueError with one line saying what is wrong."""
+    problem = unknown_arguments(kwargs, known)
+    if problem:
+        raise ValueError(problem)
     args: dict[str, Any] = {
         name: parse_day(kwargs.get(name), name) for name in ("since", "until", "wayback_from", "wayback_to")
     }

@@ -30,8 +30,9 @@ from scrapy.http import Request, Response
 from sacorpus.items import Article
 from sacorpus.publications import Publication, PublicationError, load_publication
 from sacorpus.sources import wayback
+from sacorpus.sources.budget import SourceBudget, interleave_priority
 from sacorpus.sources.urls import UrlPolicy, canonicalize
-from sacorpus.spiders.arguments import parse_arguments
+from sacorpus.spiders.arguments import RUN_ARGUMENTS, parse_arguments
 from sacorpus.spiders.sources import SourceSet
 from sacorpus.spiders.sources.feed import headers_as_text
 from sacorpus.storage.base import StorageError
@@ -51,6 +52,8 @@ class PublicationSpider(scrapy.Spider):
     publication_slug: ClassVar[str | None] = None  # defaults to ``name``
 
     custom_settings: dict[str, Any] | None = {}
+    #: Run arguments (``-a name=value``) this spider takes; a subclass with its own adds to them.
+    run_arguments: ClassVar[frozenset[str]] = RUN_ARGUMENTS
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -72,7 +75,7 @@ class PublicationSpider(scrapy.Spider):
     def parse_arguments(cls, kwargs: dict[str, Any]) -> dict[str, Any]:
         """The run arguments (``-a``) checked (:mod:`sacorpus.spiders.arguments`). A classmethod so that
         ``scrapy crawl`` checks them before the crawl starts and reports a bad value as a usage error."""
-        return parse_arguments(kwargs)
+        return parse_arguments(kwargs, cls.run_arguments)
 
     # --- settings ---------------------------------------------------------------------------------------
 
@@ -201,10 +204,26 @@ class PublicationSpider(scrapy.Spider):
 
     # --- articles -------------------------------------------------------------------------------------------
 
+    @property
+    def budget(self) -> SourceBudget:
+        """This run's limits per source (``SACORPUS_SOURCE_MAX_ENTRIES``, ``SACORPUS_SITEMAP_MAX_*``)."""
+        if getattr(self, "_budget", None) is None:
+            s = self.settings
+            self._budget = SourceBudget(
+                max_entries=s.getint("SACORPUS_SOURCE_MAX_ENTRIES"),
+                max_children=s.getint("SACORPUS_SITEMAP_MAX_CHILDREN"),
+                max_documents=s.getint("SACORPUS_SITEMAP_MAX_DOCUMENTS"),
+            )
+        return self._budget
+
     async def article_requests(
         self, candidates: list[tuple[str, dict[str, Any]]], kind: str, response: Response
     ) -> AsyncIterator[Request]:
-        """Turn (url, fallback metadata) pairs into article requests, skipping URLs the store has."""
+        """Turn (url, fallback metadata) pairs into article requests, skipping URLs the store has.
+
+        A source gives at most ``SACORPUS_SOURCE_MAX_ENTRIES`` new entries a run (counted after the
+        already-stored check, so the next run takes the next ones), the newest first, ranked so that
+        every source's first entries are fetched before any source's later ones."""
         stats = self.crawler.stats
         wanted: dict[str, tuple[str, dict[str, Any]]] = {}
         for url, fallback in candidates:
@@ -216,11 +235,21 @@ class PublicationSpider(scrapy.Spider):
         known = await self.stored_urls(list(wanted)) if wanted and not self.refetch else set()
         if known:
             stats.inc_value("sacorpus/source/already_stored", len(known))
+        new = [(logical, fallback) for logical, (_url, fallback) in wanted.items() if logical not in known]
+        taken, left_out = self.budget.entries(new)
+        if left_out:
+            stats.inc_value("sacorpus/budget/entries_left_out", left_out)
+            logger.warning(
+                "%s lists %d more new entries than SACORPUS_SOURCE_MAX_ENTRIES (%d); the newest were taken",
+                response.url,
+                left_out,
+                self.budget.max_entries,
+            )
         source_url = response.meta.get("sacorpus_source_url") or self.logical_url(response.url)
-        for logical, (_url, fallback) in wanted.items():
-            if logical in known:
-                continue
-            yield self.article_request(logical, kind, source_url, fallback)
+        for rank, (logical, fallback) in enumerate(taken):
+            request = self.article_request(logical, kind, source_url, dict(fallback))
+            request.priority = interleave_priority(rank)
+            yield request
 
     def article_request(
         self, url: str, kind: str, source_url: str | None, fallback: dict[str, Any], **meta: Any

@@ -1,18 +1,23 @@
 """Deploying to a real scrapyd: the egg carries the publication files, and the demo spider runs there.
 
-scrapyd (from PyPI) is started on a free loopback port with its own directories, the egg is built
-with scrapyd-deploy, uploaded with addversion.json, and the demo crawl is scheduled and awaited.
+scrapyd (from PyPI) is started as the README's deployment section configures it (bound to loopback,
+with a username and password), on a free port with its own directories; the egg is built with
+scrapyd-deploy, uploaded with addversion.json, and the demo crawl is scheduled and awaited. Without
+the credentials nothing can be uploaded or scheduled.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import secrets
 import shutil
 import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
@@ -23,6 +28,16 @@ import pytest
 from crawlkit import REPO, free_port, stop_process, wait_until_listening
 
 pytestmark = pytest.mark.slow
+
+USER = "sacorpus"
+PASSWORD = secrets.token_urlsafe(12)
+
+
+def _auth(request: urllib.request.Request, credentials: tuple[str, str] | None) -> urllib.request.Request:
+    if credentials:
+        token = base64.b64encode(":".join(credentials).encode()).decode()
+        request.add_header("Authorization", f"Basic {token}")
+    return request
 
 
 def build_egg(dest: Path) -> Path:
@@ -47,7 +62,12 @@ def test_egg_contains_publications_and_settings_entry_point(tmp_path):
     assert "sacorpus/demo/site.py" in names
 
 
-def _post_multipart(url: str, fields: dict[str, str], files: dict[str, tuple[str, bytes]]) -> dict:
+def _post_multipart(
+    url: str,
+    fields: dict[str, str],
+    files: dict[str, tuple[str, bytes]],
+    credentials: tuple[str, str] | None = (USER, PASSWORD),
+) -> dict:
     boundary = uuid.uuid4().hex
     body = b""
     for name, value in fields.items():
@@ -65,18 +85,20 @@ def _post_multipart(url: str, fields: dict[str, str], files: dict[str, tuple[str
     req = urllib.request.Request(
         url, data=body, headers={"Content-Type": f"multipart/form-data; boundary={boundary}"}
     )
-    with urllib.request.urlopen(req, timeout=60) as resp:
+    with urllib.request.urlopen(_auth(req, credentials), timeout=60) as resp:
         return json.loads(resp.read())
 
 
-def _post(url: str, fields: list[tuple[str, str]]) -> dict:
-    data = urllib.parse.urlencode(fields).encode()
-    with urllib.request.urlopen(url, data=data, timeout=60) as resp:
+def _post(
+    url: str, fields: list[tuple[str, str]], credentials: tuple[str, str] | None = (USER, PASSWORD)
+) -> dict:
+    req = urllib.request.Request(url, data=urllib.parse.urlencode(fields).encode())
+    with urllib.request.urlopen(_auth(req, credentials), timeout=60) as resp:
         return json.loads(resp.read())
 
 
-def _get(url: str) -> dict:
-    with urllib.request.urlopen(url, timeout=60) as resp:
+def _get(url: str, credentials: tuple[str, str] | None = (USER, PASSWORD)) -> dict:
+    with urllib.request.urlopen(_auth(urllib.request.Request(url), credentials), timeout=60) as resp:
         return json.loads(resp.read())
 
 
@@ -90,6 +112,7 @@ def scrapyd(tmp_path):
         f"bind_address = 127.0.0.1\nhttp_port = {port}\n"
         f"eggs_dir = {home / 'eggs'}\nlogs_dir = {home / 'logs'}\nitems_dir = {home / 'items'}\n"
         f"dbs_dir = {home / 'dbs'}\njobs_to_keep = 5\nmax_proc = 2\npoll_interval = 0.5\n"
+        f"username = {USER}\npassword = {PASSWORD}\n"
     )
     exe = shutil.which("scrapyd", path=str(Path(sys.executable).parent)) or "scrapyd"
     env = {k: v for k, v in os.environ.items() if k != "MONGO_URI"}
@@ -101,6 +124,22 @@ def scrapyd(tmp_path):
         yield base, home
     finally:
         stop_process(proc, timeout=20)
+
+
+def test_scrapyd_refuses_uploads_and_schedules_without_credentials(scrapyd, tmp_path):
+    base, home = scrapyd
+    for call in (
+        lambda creds: _post_multipart(
+            f"{base}/addversion.json", {"project": "x", "version": "1"}, {"egg": ("x.egg", b"PK")}, creds
+        ),
+        lambda creds: _post(f"{base}/schedule.json", [("project", "sacorpus"), ("spider", "demo")], creds),
+        lambda creds: _get(f"{base}/listprojects.json", creds),
+    ):
+        for creds in (None, (USER, "not-the-password")):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                call(creds)
+            assert refused.value.code == 401
+    assert not (home / "eggs").exists() or not any((home / "eggs").rglob("*.egg"))
 
 
 def test_demo_crawl_runs_on_scrapyd(scrapyd, tmp_path):

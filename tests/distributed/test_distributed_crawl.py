@@ -7,7 +7,6 @@ exactly once" is counted where it happens, at the site, as well as in each worke
 from __future__ import annotations
 
 import json
-import pickle
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -93,7 +92,8 @@ def url_path(url: str) -> str:
 
 
 def queued_urls(client) -> set[str]:
-    return {pickle.loads(raw)["url"] for raw in client.zrange("sacorpus:demo:requests", 0, -1)}
+    entries = client.zrange("sacorpus:demo:requests", 0, -1)
+    return {json.loads(json.loads(raw)["req"])["url"] for raw in entries}  # plain JSON, never pickle
 
 
 def test_stopped_crawl_resumes_from_the_redis_queue(tmp_path: Path, redis_db, demo_site):

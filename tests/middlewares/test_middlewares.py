@@ -42,7 +42,8 @@ def test_gzip_sniff_can_be_switched_off(site, crawl):
 
 
 def test_403_retried_once_with_browser_ua_unless_robots_forbid(site, crawl):
-    result = crawl(site, ["/blocked/page", "/nobrowser/page", "/forbidden/page"])
+    pages = ["/blocked/page", "/nobrowser/page", "/forbidden/page"]
+    result = crawl(site, pages, "SACORPUS_BROWSER_UA_RETRY=1")
     blocked = result.items["/blocked/page"]
     assert blocked["status"] == 200 and "Mozilla/5.0" in blocked["ua"]
     assert [ua.startswith("sacorpus-test") for _, ua in site.hits["/blocked/page"]] == [True, False]
@@ -55,10 +56,12 @@ def test_403_retried_once_with_browser_ua_unless_robots_forbid(site, crawl):
     assert result.stats[f"{FETCH}/robots_forbidden"] == 1
 
 
-def test_browser_ua_retry_setting_off(site, crawl):
-    result = crawl(site, ["/blocked/page"], "SACORPUS_BROWSER_UA_RETRY=0")
-    assert result.items["/blocked/page"]["status"] == 403
-    assert len(site.hits["/blocked/page"]) == 1
+def test_browser_ua_retry_is_off_by_default(site, crawl):
+    for settings in ((), ("SACORPUS_BROWSER_UA_RETRY=0",)):
+        site.hits.clear()
+        result = crawl(site, ["/blocked/page"], *settings)
+        assert result.items["/blocked/page"]["status"] == 403
+        assert len(site.hits["/blocked/page"]) == 1, "a site that refuses bots is not worked around"
 
 
 def test_retry_after_honoured_and_backoff(site, crawl):
@@ -135,3 +138,20 @@ def test_429_slows_the_whole_host_until_it_recovers(site, crawl):
     assert len([t for t, _ in hits if t - refused_at < 0.9]) <= 2
     gaps = [b[0] - a[0] for a, b in pairwise(hits)]
     assert gaps[-1] < 0.9  # and the host sped up again once the wait was over
+
+
+def test_browser_ua_retry_follows_the_publication_file():
+    from dataclasses import replace
+
+    from scrapy.utils.test import get_crawler
+
+    from sacorpus.middlewares.browser_ua import BrowserUserAgentRetryMiddleware
+    from sacorpus.publications import load_publication
+    from sacorpus.spiders.demo import DemoSpider
+
+    crawler = get_crawler(DemoSpider)
+    crawler.spider = DemoSpider()
+    middleware = BrowserUserAgentRetryMiddleware.from_crawler(crawler)
+    assert not middleware.wanted(), "off for a publication that does not ask for it"
+    crawler.spider.publication = replace(load_publication("demo"), browser_ua_retry=True)
+    assert middleware.wanted()

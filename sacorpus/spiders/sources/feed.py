@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -40,7 +41,15 @@ class FeedSource(Source):
         if response.status == 304:
             await polls.record(response, ())
             return
-        result = feeds.parse_feed(response.body, spider.logical_url(response.url), headers_as_text(response))
+        # parsed in a worker thread, at most SACORPUS_FEED_MAX_ITEMS items: a long feed must not hold
+        # up the downloads of the other sources
+        result = await asyncio.to_thread(
+            feeds.parse_feed,
+            response.body,
+            spider.logical_url(response.url),
+            headers_as_text(response),
+            spider.settings.getint("SACORPUS_FEED_MAX_ITEMS"),
+        )
         await polls.record(response, [e.guid or e.url or "" for e in result.entries])
         self.stats.inc_value("sacorpus/source/feed/documents")
         if result.bozo:

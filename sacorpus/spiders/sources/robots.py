@@ -34,5 +34,5 @@ class RobotsSource(Source):
             found = sitemaps.standard_sitemaps(self.publication.home, listed)
             self.stats.inc_value("sacorpus/source/sitemap/standard_locations_tried", len(found))
         walker = self.sources.get("sitemap")
-        for url in found:
+        for url in walker.within_budget(list(found), None, response):
             yield await walker.sitemap_request(url, "sitemap", 0)

@@ -96,7 +96,22 @@ class SitemapSource(Source):
             else:
                 self.stats.inc_value("sacorpus/source/sitemap/children_skipped")
                 logger.debug("sitemap index %s: %s", response.url, reason)
+        urls = self.within_budget(urls, walk.sitemap_lastmods, response)
         return [await self.sitemap_request(url, kind, depth + 1) for url in urls]
+
+    def within_budget(self, urls: list[str], lastmods: dict[str, str] | None, response: Response) -> list[str]:
+        """The sitemap documents to fetch: newest first, within the run's budget (counted, logged)."""
+        kept, left_out = self.spider.budget.children(urls, lastmods)
+        if left_out:
+            self.stats.inc_value("sacorpus/budget/sitemaps_left_out", left_out)
+            logger.warning(
+                "%s lists %d sitemaps; %d left out by the budget (SACORPUS_SITEMAP_MAX_CHILDREN / "
+                "SACORPUS_SITEMAP_MAX_DOCUMENTS)",
+                response.url,
+                len(urls),
+                left_out,
+            )
+        return kept
 
 
 class NewsSitemapSource(SitemapSource):
