@@ -9,6 +9,8 @@ them, not on one fixed order:
 * the JSON-LD headline is the default: on news sites it is most often the exact headline;
 * an ``og:title`` that the page also *shows* its readers (the visible ``<h1>``, or an article-header
   ``<h2>`` when the only ``<h1>`` is breadcrumb SEO text repeating JSON-LD) wins over JSON-LD;
+* with no JSON-LD headline, a visible ``<h1>`` whose words og:title repeats and extends is the
+  headline (og:title being its longer search/social form);
 * a "Kicker: headline" JSON-LD where ``og:title`` is the headline alone gives the headline, unless
   another source (``<title>``, the ``<h1>``) agrees with JSON-LD that the kicker belongs to it;
 * a generic candidate ("Home", "Article", the site's own name) never beats a real headline.
@@ -141,6 +143,30 @@ def _og_agrees_with_page(root: Any, ld_clean: str, og_clean: str, h1: str | None
     )
 
 
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.casefold())
+
+
+def _h1_within_og(
+    root: Any, src: _Sources, site_names: list[str], host: str | None, clean: Any
+) -> str | None:
+    """The visible <h1> when og:title repeats all of its words and adds more (no JSON-LD headline).
+
+    Without structured data, og:title is often the headline extended for search and social cards
+    ("Bienenstich-Muffins Rezept", "BestCrypt - Download", a kicker before it); the <h1> the page shows
+    agrees with it word for word and is the headline itself. An <h1> that is the site's branding (a
+    segment of <title> or og:title beside the headline) or a single word is no such evidence.
+    """
+    visible = _first_h1(root, visible_only=True)
+    if src.ld or not src.og or not visible:
+        return None
+    if any(headline_outside_branding(visible, other, site_names, host) for other in (src.title, src.og)):
+        return None
+    headline, og_words = clean(visible), _words(clean(src.og))
+    words = _words(headline)
+    return headline if 2 <= len(words) < len(og_words) and set(words) <= set(og_words) else None
+
+
 def _first_real(candidates: Iterable[str], site_keys: set[str]) -> str | None:
     return next((c for c in candidates if not is_generic_title(c, site_keys)), None)
 
@@ -166,13 +192,19 @@ def extract_title(
     if not published:
         return None, None
 
+    # an <h1> that is the site's branding beside the headline in <title>/og:title is no headline to trim to
+    branding = any(headline_outside_branding(src.h1, t, site_names, host) for t in (src.title, src.og))
+    shown = None if branding else src.h1
+
     def clean(text: str) -> str:
-        return strip_site(text, site_names, host, src.h1)
+        return strip_site(text, site_names, host, shown)
 
     cleaned_candidates = [clean(c) for c in (src.ld, src.og, src.h1, src.title, src.fallback) if c]
     cleaned = cleaned_candidates[0]
     if src.ld and src.og and _og_agrees_with_page(root, clean(src.ld), clean(src.og), src.h1, clean):
         cleaned = clean(src.og)
+    elif not src.ld:
+        cleaned = _h1_within_og(root, src, site_names, host, clean) or cleaned
     site_keys = {norm_key(n) for n in site_names if n} | host_keys(host)
     if is_generic_title(cleaned, site_keys):
         # a site name, "Article" or a section label is never chosen over a real headline

@@ -153,3 +153,20 @@ def test_generic_title_never_beats_a_real_headline():
     assert _title(head, "<p>x</p>") == headline
     # with nothing better, the generic title is still reported (never an empty title)
     assert _title(site + '<meta property="og:title" content="Home">', "<p>x</p>") == "Home"
+
+
+def test_visible_h1_repeated_and_extended_by_og_title_is_the_headline():
+    og = '<meta property="og:title" content="Honey and almond muffins recipe, step by step">'
+    body = "<article><h1>Honey and almond muffins</h1><p>x</p></article>"
+    assert _title(og, body) == "Honey and almond muffins"
+    # og:title that says something else, or an h1 that is the blog's branding, is no such agreement
+    assert _title(og, "<article><h1>Weekend baking notes</h1><p>x</p></article>") == (
+        "Honey and almond muffins recipe, step by step"
+    )
+    head = og.replace("step by step", "step by step | Crumbs and Co") + (
+        "<title>Honey and almond muffins recipe | Crumbs and Co</title>"
+    )
+    assert _title(head, "<header><h1>Crumbs and Co</h1></header><p>x</p>") != "Crumbs and Co"
+    # a JSON-LD headline is structured evidence: the h1 does not override it this way
+    ld = '<script type="application/ld+json">{"@type":"NewsArticle","headline":"Muffins, step by step"}</script>'
+    assert _title(og + ld, body) == "Muffins, step by step"
