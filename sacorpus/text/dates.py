@@ -250,6 +250,20 @@ def _stated_dates(
     return sources
 
 
+def _url_day_elsewhere(url: str | None, sources: list[tuple[str, str]]) -> bool:
+    """True when the URL carries a full date that none of the page's <time> elements states.
+
+    With no structured date, the first ``<time>`` may belong to a comment or a teaser; a date the
+    publisher wrote into the article's URL path, contradicted by every ``<time>``, marks those as
+    another item's.
+    """
+    from_url = date_from_url(url)
+    if from_url is None:
+        return False
+    days = [parse_date(v, allow_text=True) for label, v in sources if label == "time"]
+    return all(d is None or d.date() != from_url.date() for d in days)
+
+
 def _page_wide_date(root: Any, metas: Metas, url: str | None) -> Found:
     """Last resorts when no element states the date: the page title, then htmldate's page-wide search."""
     # some CMSs only state the day in the page title ("Headline | DW | 28.04.2023"): a full date there
@@ -281,6 +295,8 @@ def extract_published(
     sources = _stated_dates(root, metas, ld, rules)
     for label, value in sources:
         dt = parse_date(value, allow_text=label in ("rule", "time"))
+        if dt and label == "time" and _url_day_elsewhere(url, sources):
+            break  # only <time>s of other content (comments, teasers): the URL dates this page
         if dt:
             return _in_local_offset(dt, value, sources, metas, ld), value, label
     if fallback_published:
@@ -292,6 +308,51 @@ def extract_published(
     if dt and url:
         return dt, url, "url"
     return _page_wide_date(root, metas, url)
+
+
+_OFFSET_STATED = re.compile(r"(?:Z|[+-]\d\d:?\d\d|\b(?:UTC|GMT))$", re.I)
+_CLOCK = re.compile(r"\d{1,2}:\d{2}")
+
+
+def _wall_clock(sources: list[tuple[str, str]]) -> datetime | None:
+    """The first time of day the page states on its own (a ``<time>`` or rule value with no offset)."""
+    for label, value in sources:
+        if label in ("rule", "time") and _CLOCK.search(value) and not _OFFSET_STATED.search(value.strip()):
+            return parse_date(value, allow_text=True)
+    return None
+
+
+def local_day(
+    dt: datetime | None,
+    raw: str | None,
+    url: str | None,
+    root: Any,
+    metas: Metas,
+    ld: dict[str, Any] | None,
+    rules: RuleSet,
+) -> date | None:
+    """The publication day as the page states it, when its timestamp is in UTC and the local day differs.
+
+    A UTC timestamp near midnight falls on another day than the one the newsroom printed. The page's
+    own wall-clock time (a ``<time>`` with no offset) gives the offset when it differs from the instant
+    by a plausible one (-12 h to +14 h in quarter hours); without one, the date in the URL counts when
+    it is the neighbouring day the instant allows (the evening before for offsets down to -10 h, the
+    morning after for offsets from +1 h). The instant itself is kept as stated.
+    """
+    if dt is None or not raw or dt.utcoffset() != timedelta(0) or not _EXPLICIT_UTC.search(raw.strip()):
+        return None
+    wall = _wall_clock(_stated_dates(root, metas, ld, rules))
+    if wall is not None:
+        shift = (wall - dt).total_seconds()
+        plausible = shift % 900 == 0 and -12 * 3600 <= shift <= 14 * 3600
+        return wall.date() if plausible and wall.date() != dt.date() else None
+    from_url = date_from_url(url)
+    day = from_url.date() if from_url else None
+    if day == dt.date() - timedelta(days=1) and dt.hour < 10:
+        return day
+    if day == dt.date() + timedelta(days=1) and dt.hour >= 11:
+        return day
+    return None
 
 
 def extract_modified(metas: Metas, ld: dict[str, Any] | None) -> datetime | None:
@@ -307,6 +368,7 @@ __all__ = [
     "date_from_url",
     "extract_modified",
     "extract_published",
+    "local_day",
     "parse_date",
     "to_utc_iso",
     "wayback_date",

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sacorpus.publications import RuleSet
 from sacorpus.text.authors import extract_authors
-from sacorpus.text.dates import extract_modified, extract_published, to_utc_iso
+from sacorpus.text.dates import extract_modified, extract_published, local_day, to_utc_iso
 from sacorpus.text.metareaders import host_of, ld_article, read_json_ld, read_meta, select
 from sacorpus.text.pagefields import (
     extract_canonical,
@@ -44,6 +44,7 @@ class Metadata:
     published: datetime | None = None
     published_raw: str | None = None
     published_source: str | None = None
+    local_day: date | None = None  # the day the page states, where its UTC timestamp falls on another
     modified: datetime | None = None
     section: str | None = None
     tags: list[str] = field(default_factory=list)
@@ -65,6 +66,8 @@ class Metadata:
     @property
     def published_day(self) -> str | None:
         """The publication day in the page's own offset (what a reader sees)."""
+        if self.local_day:
+            return self.local_day.isoformat()
         return self.published.date().isoformat() if self.published else None
 
 
@@ -92,6 +95,7 @@ def extract_metadata(
     meta.published, meta.published_raw, meta.published_source = extract_published(
         root, metas, ld, url, rules, fallback.get("published")
     )
+    meta.local_day = local_day(meta.published, meta.published_raw, url, root, metas, ld, rules)
     meta.modified = extract_modified(metas, ld)
     meta.section = extract_section(root, metas, ld, rules)
     meta.tags = extract_tags(metas, ld)
