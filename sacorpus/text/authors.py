@@ -55,7 +55,10 @@ AGENCIES = frozenset(
     ]
 ) | {"associated press", "the associated press", "african news agency", "pa media", "agence france-presse"}
 _LEADIN = re.compile(
-    r"^\s*(?:written\s+by|words\s+by|text\s+by|reported\s+by|story\s+by|posted\s+by|published\s+by|by|from|"
+    r"^\s*(?:(?:view|show|see)\s+all\s+(?:posts|articles|stories)\s+(?:by|of|from)|"
+    r"(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|(?:voir\s+)?tous\s+les\s+articles\s+de|"
+    r"veröffentlicht\s+von|geschrieben\s+von|verfasst\s+von|vom|"
+    r"written\s+by|words\s+by|text\s+by|reported\s+by|story\s+by|posted\s+by|published\s+by|by|from|"
     r"von|par|por|door|di|af|av|ka|ngu|nguyi?|deur|autor(?:in)?|author|text|von\s+und\s+mit)\s*[:\-–]?\s+",
     re.I,
 )
@@ -135,7 +138,7 @@ def _clean_one(name: str, strip: Iterable[re.Pattern[str]]) -> str:
     name = _LEADIN.sub("", name)
     name = _DATEISH.sub("", name) if len(name) > 40 else name
     name = _strip_role(name)
-    return name.strip(" \t\n,;:|-–—·•()[]\"'")
+    return name.strip(" \t\n,;:|-–—·•()[]\"'→›»")
 
 
 def _strip_role(name: str) -> str:
