@@ -277,6 +277,27 @@ def _bold_byline(root: Any) -> list[str]:
     return []
 
 
+# a comment section's class/id ("comments", "comment-list", "respond"), not a flag ("comments-open")
+_COMMENTS = re.compile(r"comment|^respond$")
+_FLAG = re.compile(r"(?:open|closed|count|link|number)$")
+
+
+def _in_comments(el: Any) -> bool:
+    """True inside reader comments or the site's page footer: names there are commenters or the theme's.
+
+    An article's own ``<footer>`` ("Posted by ...") is inside its ``<article>`` and counts.
+    """
+    for node in el.iterancestors():
+        if node.tag in ("body", "html"):
+            break  # page-wide state classes ("showing-comments") say nothing about where the element is
+        marks = f"{node.get('class') or ''} {node.get('id') or ''}".lower().split()
+        if any(_COMMENTS.search(m) and not _FLAG.search(m) for m in marks):
+            return True
+        if node.tag == "footer" and not any(a.tag == "article" for a in node.iterancestors()):
+            return True
+    return False
+
+
 def _byline_markup(root: Any) -> Iterator[list[str]]:
     """Names in byline markup: rel/itemprop=author, byline classes, links to author pages (in that order)."""
     for xp in BYLINE_XPATH:
@@ -290,7 +311,7 @@ def _byline_markup(root: Any) -> Iterator[list[str]]:
             els = [e for e in els if box is not None and box in e.iterancestors()]
         values = []
         for el in els:
-            if el.tag in ("meta", "link"):
+            if el.tag in ("meta", "link") or _in_comments(el):
                 continue
             text = el.get("content") or node_text(el)
             if text and len(text) < 120:
