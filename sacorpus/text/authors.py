@@ -11,9 +11,14 @@ user filters them with :func:`is_agency` rather than losing them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from typing import Any
 
-from sacorpus.text.titles import clean_spaces
+from lxml import etree
+
+from sacorpus.publications import RuleSet
+from sacorpus.text.metareaders import Metas, ld_names, node_text, selected_values
+from sacorpus.text.titles import clean_spaces, is_site_segment
 
 AGENCIES = frozenset(
     [
@@ -50,7 +55,10 @@ AGENCIES = frozenset(
     ]
 ) | {"associated press", "the associated press", "african news agency", "pa media", "agence france-presse"}
 _LEADIN = re.compile(
-    r"^\s*(?:written\s+by|words\s+by|text\s+by|reported\s+by|story\s+by|posted\s+by|published\s+by|by|from|"
+    r"^\s*(?:(?:view|show|see)\s+all\s+(?:posts|articles|stories)\s+(?:by|of|from)|"
+    r"(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|(?:voir\s+)?tous\s+les\s+articles\s+de|"
+    r"veröffentlicht\s+von|geschrieben\s+von|verfasst\s+von|vom|"
+    r"written\s+by|words\s+by|text\s+by|reported\s+by|story\s+by|posted\s+by|published\s+by|by|from|"
     r"von|par|por|door|di|af|av|ka|ngu|nguyi?|deur|autor(?:in)?|author|text|von\s+und\s+mit)\s*[:\-–]?\s+",
     re.I,
 )
@@ -104,8 +112,6 @@ def is_organisation(name: str, site_keys: Iterable[str] = ()) -> bool:
     ("Independent Newspapers Online", "Arena Holdings"), or the publication itself (its name or host).
     Names are kept otherwise, in any language; so are agencies and desks that sign reports.
     """
-    from sacorpus.text.titles import is_site_segment
-
     text = " ".join(name.split())
     if not text:
         return True
@@ -132,7 +138,7 @@ def _clean_one(name: str, strip: Iterable[re.Pattern[str]]) -> str:
     name = _LEADIN.sub("", name)
     name = _DATEISH.sub("", name) if len(name) > 40 else name
     name = _strip_role(name)
-    return name.strip(" \t\n,;:|-–—·•()[]\"'")
+    return name.strip(" \t\n,;:|-–—·•()[]\"'→›»")
 
 
 def _strip_role(name: str) -> str:
@@ -186,4 +192,177 @@ def is_agency(name: str) -> bool:
     return name.casefold().strip() in AGENCIES
 
 
-__all__ = ["AGENCIES", "is_agency", "split_authors"]
+# --- authors of a page ------------------------------------------------------------------------------
+
+AUTHOR_META = (
+    "author",
+    "article:author",
+    "parsely-author",
+    "sailthru.author",
+    "dc.creator",
+    "byl",
+    "dcterms.creator",
+    "og:article:author",
+    "twitter:creator:name",
+    "cxenseparse:author",
+    "twitter:misc:written by",
+)
+BYLINE_XPATH = (
+    "//*[@rel='author' or @itemprop='author']",
+    "//*[contains(concat(' ', normalize-space(@class), ' '), ' byline ') or contains(@class, 'author-name')"
+    " or contains(@class, 'byline__name') or contains(@class, 'article-author') or contains(@class, 'authorname')"
+    " or contains(@class, 'author__name') or contains(@class, 'AuthorList-item') or contains(@class, 'author-link')]",
+    # a link to an author page is a byline on almost every CMS
+    "//a[contains(@href, '/author/') or contains(@href, '/authors/') or contains(@href, '/autoren/')"
+    " or contains(@href, '/autor/') or contains(@href, '/auteur/') or contains(@href, '/journalist/')]",
+)
+_WRITTEN_BY = frozenset(
+    (
+        "written by",
+        "author",
+        "verfasst von",
+        "geschrieben von",
+        "von",
+        "escrito por",
+        "écrit par",
+        "auteur",
+        "scritto da",
+        "geschreven door",
+        "skrevet av",
+        "skriven av",
+        "napisane przez",
+    )
+)
+_NAME_LINE = re.compile(
+    r"^(?:[^\W\d_][^\W\d_'’.-]*(?:[-'’][^\W\d_]+)*\.?)(?:[ /](?:[^\W\d_][^\W\d_'’.-]*\.?)){1,7}$"
+)
+
+
+def _twitter_written_by(metas: Metas) -> list[str]:
+    """Yoast and other CMSs describe the author as a card label: twitter:label1="Written by", twitter:data1=name."""
+    for n in range(1, 5):
+        label = (metas.get(f"twitter:label{n}") or [""])[0].strip().casefold()
+        if label in _WRITTEN_BY:
+            return (metas.get(f"twitter:data{n}") or [])[:1]
+    return []
+
+
+def _bold_byline(root: Any) -> list[str]:
+    """A name set alone in bold as the first or last paragraph of the story ("<p><strong>Jane Doe</strong></p>").
+
+    Small CMSs print the byline that way in the body; a paragraph is taken only when all of it is bold
+    and it reads like names (2-8 words, each capitalised, no digits or sentence punctuation).
+    """
+    paragraphs = root.xpath("//p")
+    if len(paragraphs) > 400:
+        return []
+    by_parent: dict[Any, list[Any]] = {}
+    for p in paragraphs:
+        by_parent.setdefault(p.getparent(), []).append(p)
+    if not by_parent:
+        return []
+    body = max(by_parent.values(), key=len)
+    filled = [p for p in body if node_text(p)]
+    if len(filled) < 3:
+        return []
+    for p in (*filled[:3], *filled[-2:]):
+        text = node_text(p)
+        bold = " ".join(node_text(b) for b in p if b.tag in ("strong", "b")).strip()
+        if (
+            text
+            and bold == text
+            and len(text) <= 80
+            and _NAME_LINE.match(text)
+            and all(w[0].isupper() for w in re.split(r"[ /]", text) if w)
+        ):
+            return [text]
+    return []
+
+
+# a comment section's class/id ("comments", "comment-list", "respond"), not a flag ("comments-open")
+_COMMENTS = re.compile(r"comment|^respond$")
+_FLAG = re.compile(r"(?:open|closed|count|link|number)$")
+
+
+def _in_comments(el: Any) -> bool:
+    """True inside reader comments or the site's page footer: names there are commenters or the theme's.
+
+    An article's own ``<footer>`` ("Posted by ...") is inside its ``<article>`` and counts.
+    """
+    for node in el.iterancestors():
+        if node.tag in ("body", "html"):
+            break  # page-wide state classes ("showing-comments") say nothing about where the element is
+        marks = f"{node.get('class') or ''} {node.get('id') or ''}".lower().split()
+        if any(_COMMENTS.search(m) and not _FLAG.search(m) for m in marks):
+            return True
+        if node.tag == "footer" and not any(a.tag == "article" for a in node.iterancestors()):
+            return True
+    return False
+
+
+def _byline_markup(root: Any) -> Iterator[list[str]]:
+    """Names in byline markup: rel/itemprop=author, byline classes, links to author pages (in that order)."""
+    for xp in BYLINE_XPATH:
+        try:
+            els = root.xpath(xp)[:6]
+        except etree.XPathError:
+            continue
+        if els and xp is BYLINE_XPATH[-1]:
+            # author-page links also fill "more from" lists: only co-authors beside the first one
+            box = els[0].getparent().getparent() if els[0].getparent() is not None else None
+            els = [e for e in els if box is not None and box in e.iterancestors()]
+        values = []
+        for el in els:
+            if el.tag in ("meta", "link") or _in_comments(el):
+                continue
+            text = el.get("content") or node_text(el)
+            if text and len(text) < 120:
+                values.append(text)
+        yield values
+
+
+def _author_sources(
+    root: Any, metas: Metas, ld: dict[str, Any] | None, rules: RuleSet, fallback_authors: Any
+) -> Iterator[Any]:
+    """Candidate bylines, most specific first: rules, JSON-LD, meta tags, card labels, markup, body, feed."""
+    if rules.author_selectors:
+        yield selected_values(root, rules.author_selectors)
+    if ld:
+        yield ld_names(ld.get("author")) or ld_names(ld.get("creator"))
+    for key in AUTHOR_META:
+        if metas.get(key):
+            yield metas[key]
+    yield _twitter_written_by(metas)
+    yield from _byline_markup(root)
+    yield _bold_byline(root)
+    if fallback_authors:
+        yield fallback_authors
+
+
+def extract_authors(
+    root: Any,
+    metas: Metas,
+    ld: dict[str, Any] | None,
+    rules: RuleSet,
+    fallback_authors: Any,
+    site_keys: set[str] | None = None,
+) -> list[str]:
+    """Authors from rules, JSON-LD, meta tags, byline markup, feed - in that order.
+
+    A source that names only the outlet itself ("n-tv NACHRICHTEN" on n-tv.de) is kept as a last
+    resort while later sources are searched for people.
+    """
+    keys = site_keys or set()
+    outlet_only: list[str] = []
+    for values in _author_sources(root, metas, ld, rules, fallback_authors):
+        found = split_authors(values, rules.author_strip)
+        people = [a for a in found if not is_organisation(a, keys) or is_site_segment(a, keys)]
+        if not people:
+            continue  # nothing, or only organisations ("Independent Newspapers Online", "(c) The Telegraph")
+        if any(not is_site_segment(a, keys) for a in people):
+            return people
+        outlet_only = outlet_only or people
+    return outlet_only
+
+
+__all__ = ["AGENCIES", "extract_authors", "is_agency", "is_organisation", "split_authors"]

@@ -114,15 +114,7 @@ def decompress(
             if data[:2] == GZIP_MAGIC:
                 result.problem = "too-many-layers"
             break
-        kind = None
-        if data[:2] == GZIP_MAGIC:
-            kind = "gzip"
-        elif hint in ("br", "brotli") and not _looks_like_text(data):
-            kind = "br"
-        elif hint in ("deflate", "x-deflate", "gzip", "x-gzip") and not _looks_like_text(data):
-            kind = "zlib" if _looks_like_zlib(data) else "deflate"
-        elif _looks_like_zlib(data) and not _looks_like_text(data):
-            kind = "zlib"
+        kind = _layer_kind(data, hint)
         if kind is None:
             break
         hint = None  # the label describes one layer at most; deeper layers must show magic bytes
@@ -154,6 +146,19 @@ def decompress(
             break
     result.data = data
     return result
+
+
+def _layer_kind(data: bytes, hint: str | None) -> str | None:
+    """The compression of the outer layer: gzip by magic bytes, brotli/deflate by label, zlib by its header."""
+    if data[:2] == GZIP_MAGIC:
+        return "gzip"
+    if hint in ("br", "brotli") and not _looks_like_text(data):
+        return "br"
+    if hint in ("deflate", "x-deflate", "gzip", "x-gzip") and not _looks_like_text(data):
+        return "zlib" if _looks_like_zlib(data) else "deflate"
+    if _looks_like_zlib(data) and not _looks_like_text(data):
+        return "zlib"
+    return None
 
 
 def _undo(kind: str, data: bytes, max_bytes: int) -> tuple[bytes, bool]:

@@ -12,6 +12,10 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
+from typing import Any
+
+from sacorpus.publications import RuleSet
+from sacorpus.text.metareaders import Metas, first_meta, ld_string, node_text, selected_values
 
 _ISO = re.compile(
     r"(?P<y>(?:19|20)\d{2})-?(?P<m>[01]\d)-?(?P<d>[0-3]\d)"
@@ -164,4 +168,207 @@ def wayback_date(timestamp: str | None) -> date | None:
         return None
 
 
-__all__ = ["date_from_url", "parse_date", "to_utc_iso", "wayback_date"]
+# --- dates of a page --------------------------------------------------------------------------------
+
+PUBLISHED_META = (
+    "article:published_time",
+    "og:article:published_time",
+    "article:published",
+    "datepublished",
+    "publishdate",
+    "publish-date",
+    "pubdate",
+    "publication_date",
+    "sailthru.date",
+    "parsely-pub-date",
+    "dc.date.issued",
+    "dcterms.created",
+    "dc.date",
+    "dcterms.date",
+    "date",
+    "citation_publication_date",
+    "og:published_time",
+    "article.published",
+    "cxenseparse:recs:publishtime",
+    "datecreated",
+)
+MODIFIED_META = (
+    "article:modified_time",
+    "og:updated_time",
+    "datemodified",
+    "dcterms.modified",
+    "last-modified",
+    "article:modified",
+    "og:article:modified_time",
+)
+_EXPLICIT_UTC = re.compile(r"(?:Z|[+-]00:?00|\bUTC|\bGMT)\s*$", re.I)
+Found = tuple[datetime | None, str | None, str | None]
+
+
+def _in_local_offset(
+    dt: datetime, raw: str, sources: list[tuple[str, str]], metas: Metas, ld: dict[str, Any] | None
+) -> datetime:
+    """Show a UTC timestamp in the page's own offset when another timestamp on the page states one.
+
+    Many CMSs emit ``datePublished`` in UTC ("2022-05-04T00:44:52Z") while the page's other times carry
+    the newsroom's offset ("-03:00"); the publication day a reader sees is the local one.
+    """
+    if dt.utcoffset() != timedelta(0) or not _EXPLICIT_UTC.search(raw.strip()):
+        return dt
+    others = [v for _, v in sources]
+    modified = ld_string(ld, "dateModified")
+    if modified:
+        others.append(modified)
+    for key in MODIFIED_META:
+        others.extend(metas.get(key, [])[:1])
+    for value in others:
+        other = parse_date(value, allow_text=False)
+        offset = other.utcoffset() if other else None
+        if offset:
+            return dt.astimezone(timezone(offset))
+    return dt
+
+
+def _stated_dates(
+    root: Any, metas: Metas, ld: dict[str, Any] | None, rules: RuleSet
+) -> list[tuple[str, str]]:
+    """(source label, raw value) of every publication date the page states, most specific first."""
+    sources: list[tuple[str, str]] = []
+    if rules.date_selectors:
+        sources.extend(("rule", v) for v in selected_values(root, rules.date_selectors))
+    for key in ("datePublished", "dateCreated", "uploadDate"):
+        v = ld_string(ld, key)
+        if v:
+            sources.append(("json-ld", v))
+    for key in PUBLISHED_META:
+        sources.extend(("meta", v) for v in metas.get(key, [])[:1])
+    for el in root.xpath("//time[@datetime or @pubdate]|//*[@itemprop='datePublished']")[:3]:
+        v = el.get("datetime") or el.get("content") or node_text(el)
+        if v:
+            sources.append(("time", v))
+    return sources
+
+
+def _url_day_elsewhere(url: str | None, sources: list[tuple[str, str]]) -> bool:
+    """True when the URL carries a full date that none of the page's <time> elements states.
+
+    With no structured date, the first ``<time>`` may belong to a comment or a teaser; a date the
+    publisher wrote into the article's URL path, contradicted by every ``<time>``, marks those as
+    another item's.
+    """
+    from_url = date_from_url(url)
+    if from_url is None:
+        return False
+    days = [parse_date(v, allow_text=True) for label, v in sources if label == "time"]
+    return all(d is None or d.date() != from_url.date() for d in days)
+
+
+def _page_wide_date(root: Any, metas: Metas, url: str | None) -> Found:
+    """Last resorts when no element states the date: the page title, then htmldate's page-wide search."""
+    # some CMSs only state the day in the page title ("Headline | DW | 28.04.2023"): a full date there
+    # names this page, unlike dates in teaser lists that htmldate's page-wide search may pick up
+    title_el = root.find(".//title")
+    for value in [node_text(title_el) if title_el is not None else "", *metas.get("og:title", [])[:1]]:
+        dt = parse_date(value, allow_text=True) if value else None
+        if dt:
+            return dt, value, "title"
+    try:  # last resort: htmldate's heuristics over the whole page (what trafilatura uses)
+        from htmldate import find_date
+
+        found = find_date(root, url=url, original_date=True, extensive_search=True)
+    except Exception:  # htmldate must never break metadata extraction
+        found = None
+    dt = parse_date(found, allow_text=False) if found else None
+    return (dt, found, "htmldate") if dt else (None, None, None)
+
+
+def extract_published(
+    root: Any,
+    metas: Metas,
+    ld: dict[str, Any] | None,
+    url: str | None,
+    rules: RuleSet,
+    fallback_published: Any,
+) -> Found:
+    """(datetime, raw string, source label): stated dates, then the feed entry, the URL, the title, htmldate."""
+    sources = _stated_dates(root, metas, ld, rules)
+    for label, value in sources:
+        dt = parse_date(value, allow_text=label in ("rule", "time"))
+        if dt and label == "time" and _url_day_elsewhere(url, sources):
+            break  # only <time>s of other content (comments, teasers): the URL dates this page
+        if dt:
+            return _in_local_offset(dt, value, sources, metas, ld), value, label
+    if fallback_published:
+        value = fallback_published if isinstance(fallback_published, str) else str(fallback_published)
+        dt = parse_date(value)
+        if dt:
+            return dt, value, "feed"
+    dt = date_from_url(url)
+    if dt and url:
+        return dt, url, "url"
+    return _page_wide_date(root, metas, url)
+
+
+_OFFSET_STATED = re.compile(r"(?:Z|[+-]\d\d:?\d\d|\b(?:UTC|GMT))$", re.I)
+_CLOCK = re.compile(r"\d{1,2}:\d{2}")
+
+
+def _wall_clock(sources: list[tuple[str, str]]) -> datetime | None:
+    """The first time of day the page states on its own (a ``<time>`` or rule value with no offset)."""
+    for label, value in sources:
+        if label in ("rule", "time") and _CLOCK.search(value) and not _OFFSET_STATED.search(value.strip()):
+            return parse_date(value, allow_text=True)
+    return None
+
+
+def local_day(
+    dt: datetime | None,
+    raw: str | None,
+    url: str | None,
+    root: Any,
+    metas: Metas,
+    ld: dict[str, Any] | None,
+    rules: RuleSet,
+) -> date | None:
+    """The publication day as the page states it, when its timestamp is in UTC and the local day differs.
+
+    A UTC timestamp near midnight falls on another day than the one the newsroom printed. The page's
+    own wall-clock time (a ``<time>`` with no offset) gives the offset when it differs from the instant
+    by a plausible one (-12 h to +14 h in quarter hours); without one, the date in the URL counts when
+    it is the neighbouring day the instant allows (the evening before for offsets down to -10 h, the
+    morning after for offsets from +1 h). The instant itself is kept as stated.
+    """
+    if dt is None or not raw or dt.utcoffset() != timedelta(0) or not _EXPLICIT_UTC.search(raw.strip()):
+        return None
+    wall = _wall_clock(_stated_dates(root, metas, ld, rules))
+    if wall is not None:
+        shift = (wall - dt).total_seconds()
+        plausible = shift % 900 == 0 and -12 * 3600 <= shift <= 14 * 3600
+        return wall.date() if plausible and wall.date() != dt.date() else None
+    from_url = date_from_url(url)
+    day = from_url.date() if from_url else None
+    if day == dt.date() - timedelta(days=1) and dt.hour < 10:
+        return day
+    if day == dt.date() + timedelta(days=1) and dt.hour >= 11:
+        return day
+    return None
+
+
+def extract_modified(metas: Metas, ld: dict[str, Any] | None) -> datetime | None:
+    modified = ld_string(ld, "dateModified")
+    dt = parse_date(modified, allow_text=False) if modified else None
+    if dt:
+        return dt
+    hit = first_meta(metas, MODIFIED_META)
+    return parse_date(hit[1], allow_text=False) if hit else None
+
+
+__all__ = [
+    "date_from_url",
+    "extract_modified",
+    "extract_published",
+    "local_day",
+    "parse_date",
+    "to_utc_iso",
+    "wayback_date",
+]

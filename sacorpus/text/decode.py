@@ -150,22 +150,20 @@ def _header(headers: Mapping[str, str] | None, name: str) -> str | None:
 
 def declared_encodings(body: bytes, headers: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
     """(source, encoding) pairs in order of authority: bom, header, meta."""
-    found = []
-    for bom, enc in _BOMS:
+    found: list[tuple[str, str]] = []
+    for bom, bom_enc in _BOMS:
         if body.startswith(bom):
-            found.append(("bom", enc))
+            found.append(("bom", bom_enc))
             break
     ctype = _header(headers, "content-type")
-    if ctype:
-        m = _HEADER_CHARSET.search(ctype)
-        enc = _normalise(m.group(1)) if m else None
-        if enc:
-            found.append(("header", enc))
-    m = _META_CHARSET.search(body[:META_SCAN_BYTES])
-    if m:
-        enc = _normalise(m.group(1).decode("ascii", "replace"))
-        if enc:
-            found.append(("meta", enc))
+    header_match = _HEADER_CHARSET.search(ctype) if ctype else None
+    header_enc = _normalise(header_match.group(1)) if header_match else None
+    if header_enc:
+        found.append(("header", header_enc))
+    meta_match = _META_CHARSET.search(body[:META_SCAN_BYTES])
+    meta_enc = _normalise(meta_match.group(1).decode("ascii", "replace")) if meta_match else None
+    if meta_enc:
+        found.append(("meta", meta_enc))
     return found
 
 
@@ -207,61 +205,64 @@ def decode_html(body: bytes, headers: Mapping[str, str] | None = None) -> Decode
         return Decoded(text="", encoding="binary", problems=["binary"], is_binary=True, binary_kind=kind)
 
     declared = declared_encodings(body, headers)
-    text: str | None = None
-    encoding = "utf-8"
     if declared and declared[0][0] == "bom":
         encoding = declared[0][1]
-        text = body[len(_bom_of(body)) :].decode(encoding, errors="replace")
-    else:
-        for _source, enc in declared:
-            if enc in ("utf-16", "utf-32", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"):
-                continue  # a meta tag cannot honestly declare UTF-16 in an ASCII-compatible file
-            if enc != "utf-8" and not body.isascii():
-                try:  # valid multi-byte UTF-8 is never an accident: the label is wrong
-                    text = body.decode("utf-8")
-                    encoding = "utf-8"
-                    problems.append("encoding-mismatch")
-                    break
-                except UnicodeDecodeError:
-                    pass
-            try:
-                text = body.decode(enc)
-                encoding = enc
-                break
-            except UnicodeDecodeError:
-                if enc == "cp1252":  # undefined cp1252 bytes: browsers map them to C1 controls
-                    text = body.decode("latin-1")
-                    encoding = enc
-                    break
-                problems.append("invalid-utf8" if enc == "utf-8" else "encoding-mismatch")
-            except LookupError:
-                continue
-        if text is None:
-            try:
-                text = body.decode("utf-8")
-                encoding = "utf-8"
-            except UnicodeDecodeError:
-                if "invalid-utf8" in problems and _mostly_utf8(body):
-                    return _finish(body.decode("utf-8", errors="replace"), "utf-8", problems)
-                western = _plain_cp1252(body)
-                if western is not None:  # no UTF-8 sequence at all, and reads as Western text
-                    problems.append("encoding-mismatch")
-                    return _finish(western, "cp1252", problems)
-                detected = _detect(body)
-                if not declared:
-                    problems.append("undeclared-encoding")
-                if detected and detected not in ("utf-8", "ascii"):
-                    encoding = detected
-                    text = body.decode(detected, errors="replace")
-                elif "invalid-utf8" in problems or detected == "utf-8":
-                    encoding = "utf-8"
-                    text = body.decode("utf-8", errors="replace")
-                    if "invalid-utf8" not in problems:
-                        problems.append("invalid-utf8")
-                else:
-                    encoding = "cp1252"
-                    text = body.decode("cp1252", errors="replace")
+        return _finish(body[len(_bom_of(body)) :].decode(encoding, errors="replace"), encoding, problems)
+    found = _decode_declared(body, declared, problems)
+    text, encoding = found if found else _decode_undeclared(body, declared, problems)
     return _finish(text, encoding, problems)
+
+
+_WIDE = ("utf-16", "utf-32", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+
+
+def _decode_declared(
+    body: bytes, declared: list[tuple[str, str]], problems: list[str]
+) -> tuple[str, str] | None:
+    """(text, encoding) by the first declared encoding that decodes the body, or None."""
+    for _source, enc in declared:
+        if enc in _WIDE:
+            continue  # a meta tag cannot honestly declare UTF-16 in an ASCII-compatible file
+        if enc != "utf-8" and not body.isascii():
+            try:  # valid multi-byte UTF-8 is never an accident: the label is wrong
+                text = body.decode("utf-8")
+                problems.append("encoding-mismatch")
+                return text, "utf-8"
+            except UnicodeDecodeError:
+                pass
+        try:
+            return body.decode(enc), enc
+        except UnicodeDecodeError:
+            if enc == "cp1252":  # undefined cp1252 bytes: browsers map them to C1 controls
+                return body.decode("latin-1"), enc
+            problems.append("invalid-utf8" if enc == "utf-8" else "encoding-mismatch")
+        except LookupError:
+            continue
+    return None
+
+
+def _decode_undeclared(body: bytes, declared: list[tuple[str, str]], problems: list[str]) -> tuple[str, str]:
+    """(text, encoding) when no declared encoding fits: UTF-8, plain Western text, or detection."""
+    try:
+        return body.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    if "invalid-utf8" in problems and _mostly_utf8(body):
+        return body.decode("utf-8", errors="replace"), "utf-8"
+    western = _plain_cp1252(body)
+    if western is not None:  # no UTF-8 sequence at all, and reads as Western text
+        problems.append("encoding-mismatch")
+        return western, "cp1252"
+    detected = _detect(body)
+    if not declared:
+        problems.append("undeclared-encoding")
+    if detected and detected not in ("utf-8", "ascii"):
+        return body.decode(detected, errors="replace"), detected
+    if "invalid-utf8" in problems or detected == "utf-8":
+        if "invalid-utf8" not in problems:
+            problems.append("invalid-utf8")
+        return body.decode("utf-8", errors="replace"), "utf-8"
+    return body.decode("cp1252", errors="replace"), "cp1252"
 
 
 def _mostly_utf8(body: bytes) -> bool:

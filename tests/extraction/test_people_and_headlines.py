@@ -67,3 +67,37 @@ def test_a_generic_title_never_beats_a_real_headline(generic):
         "<article><h1>Parliament passes the water bill after a long night</h1><p>x</p></article>",
     )
     assert page.title_clean == "Parliament passes the water bill after a long night"
+
+
+def test_commenters_and_site_footer_names_are_not_authors():
+    article = (
+        '<article class="post comments-open"><header><span class="byline">'
+        '<a rel="author" href="/author/jd">Jane Dlamini</a></span></header><p>x</p>'
+        '<footer class="entry-footer"><a rel="author" href="/author/jd">Jane Dlamini</a></footer></article>'
+    )
+    comments = (
+        '<section id="comments"><ol class="comment-list">'
+        '<li><span class="comment-author"><a rel="author" href="/author/pm">Peter Mokoena</a></span></li>'
+        '<li><span class="comment-author"><a rel="author" href="/author/ab">Anna Botha</a></span></li>'
+        "</ol></section>"
+    )
+    footer = '<footer id="site-footer">Theme by <a rel="author" href="https://themes.example">Sam Theme</a></footer>'
+    assert meta("", article + comments + footer).authors == ["Jane Dlamini"]
+    # the article's own footer is where some themes print the byline
+    only_footer = (
+        '<article><p>x</p><footer><a rel="author" href="/author/jd">Jane Dlamini</a></footer></article>'
+    )
+    assert meta("", only_footer + footer).authors == ["Jane Dlamini"]
+
+
+@pytest.mark.parametrize(
+    "byline",
+    [
+        "View all posts by Jane Dlamini",
+        "Zeige alle Beiträge von Jane Dlamini →",
+        "Veröffentlicht von Jane Dlamini",
+    ],
+)
+def test_author_link_furniture_is_not_part_of_the_name(byline):
+    body = f'<article><p>x</p><a rel="author" href="/author/jd">{byline}</a></article>'
+    assert meta("", body).authors == ["Jane Dlamini"]

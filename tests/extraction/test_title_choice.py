@@ -97,3 +97,76 @@ def test_evaluation_title_match_ignores_invisible_characters_on_both_sides():
     score_page(score, page, Prediction("a", "Ein\u00a0bisschen  Fort\u00adschritt", [], None, 0.0), "fundus")
     score_page(score, page, Prediction("a", "Ein bisschen Rückschritt", [], None, 0.0), "fundus")
     assert score.title == [True, False]
+
+
+def test_h1_and_og_title_agreeing_beat_a_different_json_ld_headline():
+    seo = "Load shedding: Stage 4 from Monday, says Eskom"
+    shown = "Eskom moves to Stage 4 as six units break down"
+    head = (
+        f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{seo}"}}</script>'
+        f'<meta property="og:title" content="{shown} | Daily Lamp">'
+        '<meta property="og:site_name" content="Daily Lamp">'
+    )
+    assert _title(head, f"<article><h1>{shown}</h1><p>x</p></article>") == shown
+    # without the page showing og:title, the JSON-LD headline stays (og:title alone is a social variant)
+    assert _title(head, "<article><h1>Something the page shows</h1><p>x</p></article>") == seo
+    assert _title(head, "<article><p>x</p></article>") == seo
+
+
+def test_kicker_in_json_ld_gives_way_to_og_headline_unless_the_page_shows_it():
+    head = (
+        '<script type="application/ld+json">{"@type":"NewsArticle",'
+        '"headline":"Cape floods: Thousands displaced after week of rain"}</script>'
+        '<meta property="og:title" content="Thousands displaced after week of rain">'
+    )
+    assert _title(head, "<p>x</p>") == "Thousands displaced after week of rain"
+    shown = "<article><h1>Cape floods: Thousands displaced after week of rain</h1><p>x</p></article>"
+    assert _title(head, shown) == "Cape floods: Thousands displaced after week of rain"
+
+
+def test_site_name_suffix_and_prefix_are_removed_from_every_source():
+    headline = "Parliament passes the water bill after a late-night sitting"
+    for branded in (f"{headline} | Daily Lamp", f"{headline} - Daily Lamp", f"Daily Lamp » {headline}"):
+        head = f'<title>{branded}</title><meta property="og:site_name" content="Daily Lamp">'
+        assert _title(head, "<p>x</p>") == headline
+    # the host names the site when no site name is stated
+    head = f"<title>{headline} – dailylamp</title>"
+    assert _title(head, "<p>x</p>", "https://www.dailylamp.example/a/1") == headline
+    # a separator inside the headline stays: no segment is the site
+    head = "<title>BUDGET 3.0 | Sars gets R4bn</title>"
+    assert _title(head, "<p>x</p>") == "BUDGET 3.0 | Sars gets R4bn"
+
+
+def test_generic_title_never_beats_a_real_headline():
+    headline = "Taxi strike leaves commuters stranded across Gauteng"
+    site = '<meta property="og:site_name" content="Daily Lamp">'
+    # JSON-LD names only the site, og:title says "Home": the <h1> headline wins
+    head = (
+        site + '<script type="application/ld+json">{"@type":"NewsArticle","headline":"Daily Lamp"}</script>'
+        '<meta property="og:title" content="Home">'
+    )
+    root = parse_html(f"<html><head>{head}</head><body><h1>{headline}</h1><p>x</p></body></html>")
+    meta = extract_metadata(root, "https://news.example.org/a/1")
+    assert meta.title_clean == headline
+    assert meta.title == headline  # the published title is no site name either
+    head = site + f'<meta property="og:title" content="Article"><title>{headline} | Daily Lamp</title>'
+    assert _title(head, "<p>x</p>") == headline
+    # with nothing better, the generic title is still reported (never an empty title)
+    assert _title(site + '<meta property="og:title" content="Home">', "<p>x</p>") == "Home"
+
+
+def test_visible_h1_repeated_and_extended_by_og_title_is_the_headline():
+    og = '<meta property="og:title" content="Honey and almond muffins recipe, step by step">'
+    body = "<article><h1>Honey and almond muffins</h1><p>x</p></article>"
+    assert _title(og, body) == "Honey and almond muffins"
+    # og:title that says something else, or an h1 that is the blog's branding, is no such agreement
+    assert _title(og, "<article><h1>Weekend baking notes</h1><p>x</p></article>") == (
+        "Honey and almond muffins recipe, step by step"
+    )
+    head = og.replace("step by step", "step by step | Crumbs and Co") + (
+        "<title>Honey and almond muffins recipe | Crumbs and Co</title>"
+    )
+    assert _title(head, "<header><h1>Crumbs and Co</h1></header><p>x</p>") != "Crumbs and Co"
+    # a JSON-LD headline is structured evidence: the h1 does not override it this way
+    ld = '<script type="application/ld+json">{"@type":"NewsArticle","headline":"Muffins, step by step"}</script>'
+    assert _title(og + ld, body) == "Muffins, step by step"

@@ -1,0 +1,224 @@
+"""The page's headline, chosen from the sources that state one.
+
+A page states its headline up to five times: the JSON-LD ``headline``, ``og:title`` (and
+``twitter:title``), the ``<h1>`` readers see, and ``<title>``; the last three usually with the site's
+branding, which :func:`sacorpus.text.titles.strip_site` removes. They often differ (an SEO variant, a
+social variant, a kicker printed above the headline), so the choice is made on agreement between
+them, not on one fixed order:
+
+* the JSON-LD headline is the default: on news sites it is most often the exact headline;
+* an ``og:title`` that the page also *shows* its readers (the visible ``<h1>``, or an article-header
+  ``<h2>`` when the only ``<h1>`` is breadcrumb SEO text repeating JSON-LD) wins over JSON-LD;
+* with no JSON-LD headline, a visible ``<h1>`` whose words og:title repeats and extends is the
+  headline (og:title being its longer search/social form);
+* a "Kicker: headline" JSON-LD where ``og:title`` is the headline alone gives the headline, unless
+  another source (``<title>``, the ``<h1>``) agrees with JSON-LD that the kicker belongs to it;
+* a generic candidate ("Home", "Article", the site's own name) never beats a real headline.
+
+The title as published (before cleaning) is kept too, and every candidate is recorded so later
+steps (the headline-repeat line filter) know all forms of it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sacorpus.publications import RuleSet
+from sacorpus.text.metareaders import Metas, first_meta, host_of, ld_string, node_text
+from sacorpus.text.titles import (
+    clean_spaces,
+    headline_outside_branding,
+    host_keys,
+    is_generic_title,
+    norm_key,
+    strip_site,
+)
+
+_KICKER_END = re.compile(r"\S:\s+$")
+MAX_HEADER_H2 = 30  # <h2>s looked at for a displayed headline (bounds the work on long pages)
+OG_TITLE_META = ("og:title", "twitter:title", "title", "dc.title", "sailthru.title", "parsely-title")
+
+
+def _in_breadcrumb(el: Any) -> bool:
+    """True for an <h1> that only repeats the title for search engines inside a breadcrumb/nav bar."""
+    for node in (el, *el.iterancestors()):
+        if node.tag == "nav":
+            return True
+        marks = f"{node.get('class') or ''} {node.get('id') or ''}".lower()
+        if "breadcrumb" in marks:
+            return True
+    return False
+
+
+def _first_h1(root: Any, visible_only: bool) -> str | None:
+    """The first article/main <h1> with text (when ``visible_only``, not breadcrumb SEO text)."""
+    for xp in ("//article//h1", "//main//h1", "//h1"):
+        for h in root.xpath(xp)[:3]:
+            if visible_only and _in_breadcrumb(h):
+                continue
+            text = clean_spaces("".join(h.itertext()))
+            if text and len(text) > 3:
+                return text
+    return None
+
+
+def _header_shows(root: Any, headline: str) -> bool:
+    """True when an <h2> outside breadcrumbs repeats ``headline``.
+
+    Some CMSs put the only <h1> in the breadcrumb bar (SEO text, usually the JSON-LD headline) and
+    show readers the headline as an <h2> in the article header; that displayed text is the title.
+    """
+    key = norm_key(headline)
+    if not key:
+        return False
+    for h in root.xpath("//h2")[:MAX_HEADER_H2]:
+        # the headline itself or its line under a kicker (<h2><span>Kicker</span><span>Headline</span>)
+        parts = [h, *(c for c in h if isinstance(c.tag, str))]
+        if any(norm_key("".join(p.itertext())) == key for p in parts) and not _in_breadcrumb(h):
+            return True
+    return False
+
+
+@dataclass
+class _Sources:
+    """What the page states as its headline, raw (``None`` where it states nothing)."""
+
+    ld: str | None
+    og: str | None
+    h1: str | None
+    title: str | None
+    fallback: str | None
+
+
+def _read_sources(root: Any, metas: Metas, ld: dict[str, Any] | None, fallback: str | None) -> _Sources:
+    el = root.find(".//title")
+    og = first_meta(metas, OG_TITLE_META)
+    return _Sources(
+        ld=clean_spaces(ld_string(ld, "headline") or ld_string(ld, "name")),
+        og=clean_spaces(og[1]) if og else None,
+        h1=_first_h1(root, visible_only=False),
+        title=clean_spaces(node_text(el)) if el is not None else None,
+        fallback=clean_spaces(fallback),
+    )
+
+
+def _complete_cut_headline(src: _Sources, site_names: list[str], host: str | None) -> None:
+    """A JSON-LD headline cut to a length limit ("...") takes the full text another source starts with."""
+    if not src.ld or not src.ld.endswith(("...", "…")):
+        return
+    stem = src.ld.rstrip(".… ")
+    for other in (src.h1, src.og, src.title):
+        full = strip_site(other, site_names, host) if other else ""
+        if len(stem) >= 20 and len(full) > len(stem) and full.startswith(stem):
+            src.ld = full
+            return
+
+
+def _og_agrees_with_page(root: Any, ld_clean: str, og_clean: str, h1: str | None, clean: Any) -> bool:
+    """True when og:title, not the JSON-LD headline, is what the page shows or what its sources agree on."""
+    if ld_clean == og_clean:
+        return False
+    visible = _first_h1(root, visible_only=True)
+    visible_clean = clean(visible) if visible else None
+    # the visible headline repeats og:title verbatim: that is the one the page shows its readers; with no
+    # visible <h1> and only a breadcrumb <h1> repeating JSON-LD (the SEO variant), an article-header <h2>
+    # showing og:title is the headline readers see
+    if visible_clean == og_clean or (
+        visible is None
+        and h1 is not None
+        and norm_key(h1) == norm_key(ld_clean)
+        and _header_shows(root, og_clean)
+    ):
+        return True
+    # "Kicker: headline" in JSON-LD where og:title has just the headline: the kicker is the label printed
+    # above the headline, not part of it - unless the visible headline shows it
+    return (
+        len(og_clean) >= 15
+        and ld_clean.endswith(og_clean)
+        and bool(_KICKER_END.search(ld_clean[: -len(og_clean)]))
+        and visible_clean in (None, og_clean)
+    )
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.casefold())
+
+
+def _h1_within_og(
+    root: Any, src: _Sources, site_names: list[str], host: str | None, clean: Any
+) -> str | None:
+    """The visible <h1> when og:title repeats all of its words and adds more (no JSON-LD headline).
+
+    Without structured data, og:title is often the headline extended for search and social cards
+    ("Bienenstich-Muffins Rezept", "BestCrypt - Download", a kicker before it); the <h1> the page shows
+    agrees with it word for word and is the headline itself. An <h1> that is the site's branding (a
+    segment of <title> or og:title beside the headline) or a single word is no such evidence.
+    """
+    visible = _first_h1(root, visible_only=True)
+    if src.ld or not src.og or not visible:
+        return None
+    if any(headline_outside_branding(visible, other, site_names, host) for other in (src.title, src.og)):
+        return None
+    headline, og_words = clean(visible), _words(clean(src.og))
+    words = _words(headline)
+    return headline if 2 <= len(words) < len(og_words) and set(words) <= set(og_words) else None
+
+
+def _first_real(candidates: Iterable[str], site_keys: set[str]) -> str | None:
+    return next((c for c in candidates if not is_generic_title(c, site_keys)), None)
+
+
+def extract_title(
+    root: Any,
+    metas: Metas,
+    ld: dict[str, Any] | None,
+    url: str | None,
+    site_names: list[str],
+    rules: RuleSet,
+    fallback_title: str | None,
+    candidates_out: list[str] | None = None,
+) -> tuple[str | None, str | None]:
+    """(title as published, cleaned title); every candidate headline is appended to ``candidates_out``."""
+    src = _read_sources(root, metas, ld, fallback_title)
+    host = host_of(url)
+    _complete_cut_headline(src, site_names, host)
+    if src.h1 and not src.ld and not src.og:
+        # an <h1> that is only the site's logo/name: the headline is in <title> without that branding
+        src.h1 = headline_outside_branding(src.h1, src.title, site_names, host) or src.h1
+    published = src.ld or src.og or src.h1 or src.title or src.fallback
+    if not published:
+        return None, None
+
+    # an <h1> that is the site's branding beside the headline in <title>/og:title is no headline to trim to
+    branding = any(headline_outside_branding(src.h1, t, site_names, host) for t in (src.title, src.og))
+    shown = None if branding else src.h1
+
+    def clean(text: str) -> str:
+        return strip_site(text, site_names, host, shown)
+
+    cleaned_candidates = [clean(c) for c in (src.ld, src.og, src.h1, src.title, src.fallback) if c]
+    cleaned = cleaned_candidates[0]
+    if src.ld and src.og and _og_agrees_with_page(root, clean(src.ld), clean(src.og), src.h1, clean):
+        cleaned = clean(src.og)
+    elif not src.ld:
+        cleaned = _h1_within_og(root, src, site_names, host, clean) or cleaned
+    site_keys = {norm_key(n) for n in site_names if n} | host_keys(host)
+    if is_generic_title(cleaned, site_keys):
+        # a site name, "Article" or a section label is never chosen over a real headline
+        cleaned = _first_real(cleaned_candidates, site_keys) or cleaned
+        if not is_generic_title(cleaned, site_keys) and is_generic_title(published, site_keys):
+            published = cleaned
+    if candidates_out is not None:
+        candidates_out.extend(c for c in (src.ld, src.og, src.h1, *cleaned_candidates) if c)
+    for pattern in rules.title_strip:
+        try:
+            cleaned = re.sub(pattern, "", cleaned).strip()
+        except re.error:
+            continue
+    return published, cleaned or published
+
+
+__all__ = ["extract_title"]
