@@ -173,6 +173,7 @@ class RedisDupeFilter(RFPDupeFilter):
         super().__init__(server, key, debug)
         self.fingerprinter = fingerprinter
         self.stats = stats
+        self.logdupes: bool = True
         self.signing_key = signing_key
 
     @classmethod

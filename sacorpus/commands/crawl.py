@@ -22,6 +22,7 @@ class Command(ScrapyCrawl):
         if len(args) != 1:
             raise UsageError("give exactly one spider (publication) name")
         assert self.crawler_process
+        assert self.settings is not None
         problems = setting_problems(self.settings)
         if problems:  # one line and exit 2, before anything starts
             raise UsageError("; ".join(problems), print_help=False)

@@ -53,4 +53,4 @@ class Command(CorpusCommand):
                 if opts.format == "lines":
                     out.write(format_record(record, with_html=opts.html))
                 else:
-                    out.write(jsonl_line(record, self.fields))
+                    out.write(jsonl_line(record, self.fields or ()))

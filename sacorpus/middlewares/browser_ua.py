@@ -22,7 +22,6 @@ from scrapy.crawler import Crawler
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.http import Response
 
-from sacorpus import settings as defaults
 from sacorpus.middlewares.stats import count
 
 log = logging.getLogger(__name__)

@@ -150,7 +150,12 @@ class StorePipeline:
         batch, self._buffer = self._buffer, []
         d = deferred_from_coro(self._write_batch(batch))
         self._pending.add(d)
-        d.addBoth(lambda result: (self._pending.discard(d), result)[1])
+
+        def settled(result: Any) -> Any:
+            self._pending.discard(d)
+            return result
+
+        d.addBoth(settled)
 
     async def flush(self) -> None:
         """Write what is buffered and wait for every write under way; never raises."""

@@ -111,7 +111,8 @@ def _run_trafilatura(root: etree._Element, url: str | None, rules: RuleSet) -> s
         include_comments=False,
         prune_xpath=list(rules.prune_xpaths) or None,
     )
-    return (doc.text or "") if doc is not None else ""
+    text = getattr(doc, "text", None) if doc is not None else None
+    return str(text or "")
 
 
 _NAV_TAGS = frozenset(("nav", "header", "footer", "aside", "menu"))
@@ -252,7 +253,14 @@ def _distrust_if_lost(result: Extracted, plain: Extracted, rules: RuleSet) -> No
 
 
 def _extract(
-    html, url, rules, fallback, site_name, steps: tuple[bool, bool], result: Extracted, history=None
+    html: str,
+    url: str | None,
+    rules: RuleSet,
+    fallback: Mapping[str, Any] | None,
+    site_name: str | None,
+    steps: tuple[bool, bool],
+    result: Extracted,
+    history: LineHistory | None = None,
 ) -> Extracted:
     do_preclean, line_filters = steps
     html = _limit_size(html, result.problems)

@@ -99,7 +99,9 @@ class SitemapSource(Source):
         urls = self.within_budget(urls, walk.sitemap_lastmods, response)
         return [await self.sitemap_request(url, kind, depth + 1) for url in urls]
 
-    def within_budget(self, urls: list[str], lastmods: dict[str, str] | None, response: Response) -> list[str]:
+    def within_budget(
+        self, urls: list[str], lastmods: dict[str, str] | None, response: Response
+    ) -> list[str]:
         """The sitemap documents to fetch: newest first, within the run's budget (counted, logged)."""
         kept, left_out = self.spider.budget.children(urls, lastmods)
         if left_out:
