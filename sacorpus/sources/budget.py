@@ -49,11 +49,12 @@ class SourceBudget:
     documents: int = 0
 
     def entries(self, candidates: Sequence[tuple[str, Mapping[str, Any]]]) -> tuple[list[Any], int]:
-        """The entries of one source document to take (newest first) and how many are left out."""
-        ordered = newest_first(candidates)
-        if not self.max_entries or len(ordered) <= self.max_entries:
-            return ordered, 0
-        return ordered[: self.max_entries], len(ordered) - self.max_entries
+        """The entries of one source document to take and how many are left out: within the budget all
+        of them, in the document's order; over it the newest ``max_entries``, still in document order."""
+        if not self.max_entries or len(candidates) <= self.max_entries:
+            return list(candidates), 0
+        taken = {id(c) for c in newest_first(candidates)[: self.max_entries]}
+        return [c for c in candidates if id(c) in taken], len(candidates) - self.max_entries
 
     def children(
         self, urls: Sequence[str], lastmods: Mapping[str, str] | None = None

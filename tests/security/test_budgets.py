@@ -24,7 +24,7 @@ HOME = "http://demo.sacorpus.invalid"
 XML = "application/xml; charset=utf-8"
 
 
-def test_entries_are_taken_newest_first_within_the_budget() -> None:
+def test_entries_over_the_budget_are_the_newest() -> None:
     candidates = [
         ("a", {"published": "2026-11-01T06:00:00+00:00"}),
         ("b", {}),
@@ -33,7 +33,9 @@ def test_entries_are_taken_newest_first_within_the_budget() -> None:
     ]
     assert [u for u, _ in newest_first(candidates)] == ["c", "d", "a", "b"]
     taken, left = SourceBudget(max_entries=2).entries(candidates)
-    assert [u for u, _ in taken] == ["c", "d"] and left == 2
+    assert [u for u, _ in taken] == ["c", "d"] and left == 2, "the newest two"
+    taken, left = SourceBudget(max_entries=3).entries(candidates)
+    assert [u for u, _ in taken] == ["a", "c", "d"] and left == 1, "kept in the document's order"
     taken, left = SourceBudget().entries(candidates)
     assert len(taken) == 4 and left == 0
 

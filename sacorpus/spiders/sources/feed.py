@@ -15,6 +15,8 @@ from sacorpus.spiders.sources.base import Source
 
 logger = logging.getLogger(__name__)
 
+THREAD_FEED_BYTES = 256 * 1024  # feeds larger than this are parsed off the reactor thread
+
 
 def headers_as_text(response: Response) -> dict[str, str]:
     """Response headers as str -> str (last value wins), so the item stays JSON-serialisable."""
@@ -41,15 +43,18 @@ class FeedSource(Source):
         if response.status == 304:
             await polls.record(response, ())
             return
-        # parsed in a worker thread, at most SACORPUS_FEED_MAX_ITEMS items: a long feed must not hold
-        # up the downloads of the other sources
-        result = await asyncio.to_thread(
-            feeds.parse_feed,
+        # at most SACORPUS_FEED_MAX_ITEMS items; a long feed is parsed in a worker thread, so that it
+        # does not hold up the downloads of the other sources (a short one is not worth the hand-off)
+        args = (
             response.body,
             spider.logical_url(response.url),
             headers_as_text(response),
             spider.settings.getint("SACORPUS_FEED_MAX_ITEMS"),
         )
+        if len(response.body) > THREAD_FEED_BYTES:
+            result = await asyncio.to_thread(feeds.parse_feed, *args)
+        else:
+            result = feeds.parse_feed(*args)
         await polls.record(response, [e.guid or e.url or "" for e in result.entries])
         self.stats.inc_value("sacorpus/source/feed/documents")
         if result.bozo:
