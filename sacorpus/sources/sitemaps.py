@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import re
-import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
@@ -21,6 +20,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from sacorpus.sources.dates import to_utc_iso
+from sacorpus.text.compression import GZIP_MAGIC, decompress
 
 log = logging.getLogger(__name__)
 
@@ -69,37 +69,17 @@ def parse_sitemap(body: bytes, url: str) -> SitemapResult:
         return SitemapResult(problem=f"{type(exc).__name__}: {exc}"[:500])
 
 
-def gunzip_capped(body: bytes, limit: int = MAX_SITEMAP_BYTES) -> tuple[bytes, str | None]:
-    """Inflate gzip (possibly several members) up to ``limit`` bytes; (data, problem or None)."""
-    out = bytearray()
-    data = body
-    problem = None
-    while data[:2] == b"\x1f\x8b":
-        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        try:
-            out += inflater.decompress(data, limit - len(out) + 1)
-        except zlib.error as exc:
-            problem = f"gzip error: {exc}"
-            break
-        if len(out) > limit:
-            del out[limit:]
-            problem = f"decompressed size over {limit} bytes; truncated"
-            break
-        if not inflater.eof:
-            problem = "gzip stream truncated"
-            break
-        data = inflater.unused_data
-    return bytes(out), problem
-
-
 def _parse_sitemap(body: bytes, url: str) -> SitemapResult:
     if isinstance(body, str):
         body = body.encode("utf-8")
     problems: list[str] = []
-    if body[:2] == b"\x1f\x8b":
-        body, problem = gunzip_capped(body, MAX_SITEMAP_BYTES)
-        if problem:
-            problems.append(problem)
+    if body[:2] == GZIP_MAGIC:  # the page core's inflater, capped: a bomb keeps what came before the cap
+        inflated = decompress(body, "gzip", max_bytes=MAX_SITEMAP_BYTES, keep_partial=True)
+        body = inflated.data
+        if inflated.problem == "bomb":
+            problems.append(f"decompressed size over {MAX_SITEMAP_BYTES} bytes; truncated")
+        elif inflated.problem:
+            problems.append(f"gzip {inflated.problem}")
     elif len(body) > MAX_SITEMAP_BYTES:
         body = body[:MAX_SITEMAP_BYTES]
         problems.append(f"body over {MAX_SITEMAP_BYTES} bytes; truncated")

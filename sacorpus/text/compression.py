@@ -38,11 +38,15 @@ class Decompressed:
 
 
 class _Bomb(Exception):
-    pass
+    """Output past the cap; ``partial`` is what came before it (kept where a caller wants it)."""
+
+    def __init__(self, partial: bytes | bytearray = b"") -> None:
+        super().__init__("decompressed size over the cap")
+        self.partial = bytes(partial)
 
 
-def _inflate(data: bytes, wbits: int, max_bytes: int) -> tuple[bytes, bool]:
-    """Inflate with a streaming decompressor; returns (output, complete). Raises _Bomb, zlib.error."""
+def _inflate_one(data: bytes, wbits: int, max_bytes: int) -> tuple[bytes, bool, bytes]:
+    """One deflate stream: (output, complete, data after the stream). Raises _Bomb, zlib.error."""
     d = zlib.decompressobj(wbits)
     out = bytearray()
     pos = 0
@@ -50,20 +54,31 @@ def _inflate(data: bytes, wbits: int, max_bytes: int) -> tuple[bytes, bool]:
         chunk = data[pos : pos + _CHUNK]
         pos += _CHUNK
         out += d.decompress(chunk, max_bytes + 1 - len(out))
-        while d.unconsumed_tail:
-            if len(out) > max_bytes:
-                raise _Bomb
+        while d.unconsumed_tail and len(out) <= max_bytes:
             out += d.decompress(d.unconsumed_tail, max_bytes + 1 - len(out))
         if len(out) > max_bytes:
-            raise _Bomb
+            raise _Bomb(out[:max_bytes])
         if d.eof:
-            break
-    complete = d.eof
-    if not complete:
-        out += d.flush()
-        if len(out) > max_bytes:
-            raise _Bomb
-    return bytes(out), complete
+            return bytes(out), True, d.unused_data + data[pos:]
+    out += d.flush()
+    if len(out) > max_bytes:
+        raise _Bomb(out[:max_bytes])
+    return bytes(out), d.eof, b""
+
+
+def _inflate(data: bytes, wbits: int, max_bytes: int) -> tuple[bytes, bool]:
+    """Inflate with a streaming decompressor; returns (output, complete). Raises _Bomb, zlib.error.
+
+    A gzip body may hold several members one after another (RFC 1952; sitemaps made by appending):
+    they are all inflated, under one cap."""
+    out, complete, rest = _inflate_one(data, wbits, max_bytes)
+    while complete and wbits > zlib.MAX_WBITS and rest[:2] == GZIP_MAGIC:
+        try:
+            more, complete, rest = _inflate_one(rest, wbits, max_bytes - len(out))
+        except _Bomb as bomb:
+            raise _Bomb(out + bomb.partial) from None
+        out += more
+    return out, complete
 
 
 def _brotli(data: bytes, max_bytes: int) -> tuple[bytes, bool]:
@@ -74,7 +89,7 @@ def _brotli(data: bytes, max_bytes: int) -> tuple[bytes, bool]:
     for pos in range(0, len(data), _CHUNK):
         out += d.process(data[pos : pos + _CHUNK])
         if len(out) > max_bytes:
-            raise _Bomb
+            raise _Bomb(out[:max_bytes])
     return bytes(out), d.is_finished()
 
 
@@ -92,14 +107,19 @@ def _looks_like_text(data: bytes) -> bool:
 
 
 def decompress(
-    body: bytes, content_encoding: str | None = None, *, max_bytes: int = 50_000_000
+    body: bytes,
+    content_encoding: str | None = None,
+    *,
+    max_bytes: int = 50_000_000,
+    keep_partial: bool = False,
 ) -> Decompressed:
     """Undo every compression layer found in ``body``; never raises on bad data.
 
     gzip and zlib are recognised by magic bytes whether labelled or not; brotli and raw deflate have
     no magic, so they are tried only when the header names them (or, for raw deflate, when a
     ``deflate`` label does not fit zlib). Output beyond ``max_bytes`` is a ``bomb``: the data is cut
-    there. A stream that ends early is ``truncated`` and keeps what was decoded.
+    there, and the data is dropped unless ``keep_partial`` (a sitemap keeps the entries before the cap).
+    A stream that ends early is ``truncated`` and keeps what was decoded.
     """
     data = body or b""
     result = Decompressed(data=data)
@@ -120,10 +140,10 @@ def decompress(
         hint = None  # the label describes one layer at most; deeper layers must show magic bytes
         try:
             out, complete = _undo(kind, data, max_bytes)
-        except _Bomb:
+        except _Bomb as bomb:  # a page past the cap is dropped; a sitemap keeps what came before it
             result.applied.append(kind)
             result.problem = "bomb"
-            result.data = b""
+            result.data = bomb.partial if keep_partial else b""
             return result
         except Exception:  # zlib.error, brotli.error: bad data, never a crash
             other = _other_coding(data, kind, max_bytes) if hints and not result.applied else None

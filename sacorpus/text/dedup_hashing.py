@@ -12,7 +12,9 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Sequence
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import urlsplit
+
+from sacorpus.sources.urls import canonicalize
 
 _WS = re.compile(r"\s+")
 _NON_WORD = re.compile(r"[^\w\s]", re.UNICODE)
@@ -21,7 +23,6 @@ _NON_WORD = re.compile(r"[^\w\s]", re.UNICODE)
 # punctuation (with closing quotes) followed by white space, after a CJK full stop, and at line breaks.
 _SENT_SPLIT = re.compile(r"(?<=[.!?…])[\"'”’»)\]]*\s+|(?<=[。！？])\s*|\s*\n\s*")
 _UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u0e00-\u0e7f\u1000-\u109f\u1780-\u17ff]")
-_TRACKING = re.compile(r"^(utm_|fbclid$|gclid$|mc_|ref$|cmp$|ito$)", re.I)
 _ID_TOKEN = re.compile(r"^(\d+|[0-9a-f]{6,}|[0-9a-f]*\d[0-9a-f]*[a-f][0-9a-f]*)$", re.I)
 
 
@@ -122,20 +123,17 @@ def sentence_features(
 
 
 def canonical_key(url: str | None) -> str | None:
-    """A comparable form of a URL: no scheme, no www., no fragment, no tracking parameters."""
-    if not url:
+    """A comparable form of a URL: the crawl's canonical URL (:func:`sacorpus.sources.urls.canonicalize`:
+    no fragment, no tracking parameters, no AMP or mobile variant) without scheme, ``www.``, port and
+    trailing slash, so http/https and www/bare copies of one address compare equal."""
+    if not url or not url.strip():
         return None
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError:
-        return None
+    parts = urlsplit(canonicalize(url))
     host = (parts.hostname or "").lower()
-    if not host:
+    if not host or parts.scheme not in ("http", "https"):
         return None
-    host = host.removeprefix("www.").removeprefix("m.").removeprefix("amp.")
-    path = re.sub(r"/(amp/?)?$", "", parts.path or "") or "/"
-    query = urlencode(sorted((k, v) for k, v in parse_qsl(parts.query) if not _TRACKING.match(k)))
-    return f"{host}{path}" + (f"?{query}" if query else "")
+    path = parts.path.rstrip("/") or "/"
+    return f"{host.removeprefix('www.')}{path}" + (f"?{parts.query}" if parts.query else "")
 
 
 def slug_key(url: str | None, min_words: int = 4) -> str | None:
