@@ -151,6 +151,10 @@ class DedupPipeline:
             raise
         if labeller.relabelled > before:
             self.count.inc("relabelled", labeller.relabelled - before)
+        moves, labeller.moves = labeller.moves, []
+        for old, new in moves:  # the label counts say how the articles stand now, not how they arrived
+            self.count.inc(old, -1)
+            self.count.inc(new)
         return result
 
     async def close_spider(self) -> None:

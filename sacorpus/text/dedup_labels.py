@@ -143,6 +143,7 @@ class Labeller:
         self.recent: OrderedDict[str, Remembered] = OrderedDict()
         self.pending: dict[str, dict[str, Any]] = {}
         self.relabelled = 0
+        self.moves: list[tuple[str, str]] = []  # (old label, new label) of each relabel, for the counters
 
     def label(self, record: Any, *, keep_unchanged: bool = False) -> DedupResult | None:
         """Label one article (item or record), add it to the index and relabel the copies it precedes."""
@@ -183,6 +184,8 @@ class Labeller:
         if current is None:
             return
         label, evidence = merge_evidence(current[2], entry, self.config)
+        if label != current[1]:
+            self.moves.append((current[1], label))
         self._remember(target, (current[0], label, evidence))
         self.pending[target] = {"dedup_label": label, "dedup_evidence": evidence}
         self.relabelled += 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections import Counter
 
 import pytest
 
@@ -71,6 +72,11 @@ def test_every_original_published_first_is_unique(demo_run):
         assert got_original["dedup_label"] == "unique", got_original["dedup_evidence"]
         assert got_copy["dedup_label"] in {"duplicate", "similar"}, copy.slug
         assert got_original["url"] in [e["url"] for e in got_copy["dedup_evidence"]], copy.slug
+    # the crawl's label counters say how the articles stand after relabelling, as the store does
+    stored_labels = Counter(a["dedup_label"] for a in stored.values())
+    for label in ("unique", "duplicate", "similar"):
+        counted = re.search(rf"'sacorpus/dedup/{label}': (\d+)", demo_run.log)
+        assert (int(counted.group(1)) if counted else 0) == stored_labels[label], label
     # which copy arrives first depends on the scheduler and the load; the relabelling of copies stored
     # before their original is proven deterministically in tests/dedup and tests/storage
     print(f"copies fetched before their original in this crawl: {fetched_first} of {len(variants)}")
