@@ -47,7 +47,9 @@ class AddressGuardMiddleware:
     def __init__(self, crawler: Crawler, resolve: Any, allowed_hosts: list[str]) -> None:
         self.crawler = crawler
         self.resolve = resolve
-        self.allowed = [h.lower() for h in allowed_hosts]
+        allowed = [h.lower() for h in allowed_hosts]
+        self.allowed_netlocs = frozenset(h for h in allowed if ":" in h)  # host:port, exactly
+        self.allowed_hosts = tuple(h for h in allowed if ":" not in h)  # hosts and their subdomains
         self._verdicts: OrderedDict[str, str | None] = OrderedDict()
         self._candidates = 0
 
@@ -66,15 +68,13 @@ class AddressGuardMiddleware:
         """Servers the run itself points at: its mirror and its Wayback service, and allowed netlocs."""
         spider: Any = self.crawler.spider
         bases = [getattr(spider, "source_base", None), self.crawler.settings.get("SACORPUS_WAYBACK_BASE")]
-        netlocs = {netloc_key(b) for b in bases if b}
-        netlocs.update(h for h in self.allowed if ":" in h)
-        return frozenset(netlocs)
+        return frozenset(netloc_key(b) for b in bases if b) | self.allowed_netlocs
 
     def in_scope(self, url: str) -> bool:
         host = (urlsplit(url).hostname or "").lower()
-        if netloc_key(url) in self.trusted_netlocs() or host in self.allowed:
+        if netloc_key(url) in self.trusted_netlocs():
             return True
-        if any(host == h or host.endswith("." + h) for h in self.allowed if ":" not in h):
+        if any(host == h or host.endswith("." + h) for h in self.allowed_hosts):
             return True
         spider: Any = self.crawler.spider
         publication = getattr(spider, "publication", None)
