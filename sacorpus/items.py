@@ -12,17 +12,14 @@ L links, Q quotes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
+
+from sacorpus.sources.dates import utc_now_iso
 
 
 def _not_exported(_value: bytes | None) -> None:
     """Feed exporters cannot write bytes; the raw body lives in storage only."""
     return None
-
-
-def utc_now_iso() -> str:
-    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 @dataclass

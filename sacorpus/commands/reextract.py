@@ -21,9 +21,9 @@ from sacorpus.corpus.cli import CorpusCommand, ScanCounts
 from sacorpus.corpus.filters import ArticleFilter
 from sacorpus.items import Article
 from sacorpus.publications import PublicationRegistry
+from sacorpus.sources.wayback import wayback_date
 from sacorpus.storage.base import ArticleStore
 from sacorpus.text.analysis import language_fields, token_fields
-from sacorpus.text.dates import wayback_date
 from sacorpus.text.dedup import DedupConfig
 from sacorpus.text.dedup_labels import rebuild_index
 from sacorpus.text.page import process_page

@@ -4,7 +4,8 @@ Why client-side: the store protocol (``ArticleStore.iter_articles``) can only na
 and the MongoDB-wire server has no text index, so every command streams the (publication-narrowed)
 records and applies the rest of the filter here. The same code then serves SQLite and MongoDB.
 
-Dates are compared as prefixes of the UTC ISO ``published_at`` string, so ``--since 2024-03`` means
+Dates are compared as prefixes of the UTC ISO ``published_at`` string (read in the one stored form,
+whichever form the version that wrote the row used), so ``--since 2024-03`` means
 "from the first of March 2024" and ``--until 2024-03`` means "to the end of March 2024" (inclusive).
 An article without ``published_at`` never passes a date filter (it is counted, not guessed).
 """
@@ -16,6 +17,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from sacorpus.sources.dates import stored_utc
 
 #: fields the filter reads; commands add them to the fields they fetch
 FILTER_FIELDS = ("publication", "language", "published_at", "dedup_label")
@@ -115,7 +118,7 @@ class ArticleFilter:
             if not isinstance(published, str) or not published:
                 self.rejected["no-date"] += 1
                 return False
-            published = published.replace(" ", "T")
+            published = str(stored_utc(published.replace(" ", "T")))  # rows of any version
             if self.since and published[: len(self.since)] < self.since:
                 self.rejected["date"] += 1
                 return False

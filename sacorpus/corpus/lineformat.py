@@ -29,7 +29,9 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
+
+from sacorpus.sources.dates import to_utc_iso
 
 LETTERS = ("U", "D", "T", "F", "C", "H", "L", "Q")
 
@@ -62,13 +64,13 @@ def format_date(published_at: str | None) -> str | None:
     return dt.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def parse_date(value: str) -> str:
-    """``YYYY-MM-DD HH:MM:SS`` -> the stored form ``YYYY-MM-DDTHH:MM:SSZ`` (others pass unchanged)."""
+def stored_date(value: str) -> str:
+    """``YYYY-MM-DD HH:MM:SS`` (UTC) -> the stored form ``YYYY-MM-DDTHH:MM:SSZ`` (others pass unchanged)."""
     try:
         dt = datetime.strptime(value, "%Y-%m-%d %H:%M:%S")
     except ValueError:
         return value
-    return dt.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return to_utc_iso(dt) or value
 
 
 def _int(value: Any) -> int | None:
@@ -110,15 +112,6 @@ def format_record(record: Mapping[str, Any], *, with_html: bool = False) -> str:
             quote_text = str(text)[start : start + length]
         lines.append(f"Q\t{start}\t{length}\t{escape(str(quote_text or ''))}")
     return "\n".join(lines) + "\n\n"
-
-
-def write_lineformat(records: Iterable[Mapping[str, Any]], out: TextIO, *, with_html: bool = False) -> int:
-    """Write every record; returns how many were written."""
-    n = 0
-    for record in records:
-        out.write(format_record(record, with_html=with_html))
-        n += 1
-    return n
 
 
 def _new_record() -> dict[str, Any]:
@@ -184,7 +177,7 @@ def parse_lineformat(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
                 record = _new_record()
             record["url"] = unescape(value)
         elif letter == "D":
-            record["published_at"] = parse_date(unescape(value))
+            record["published_at"] = stored_date(unescape(value))
         elif letter == "T":
             record["title"] = unescape(value)
         elif letter == "F":

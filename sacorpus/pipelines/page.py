@@ -22,8 +22,8 @@ from sacorpus import settings as defaults
 from sacorpus.items import Article
 from sacorpus.pipelines._common import Counter, require_enabled
 from sacorpus.publications import Publication, PublicationRegistry
+from sacorpus.sources.wayback import wayback_date
 from sacorpus.text.boilerplate import LineHistory
-from sacorpus.text.dates import wayback_date
 from sacorpus.text.page import PageOptions, process_page
 
 

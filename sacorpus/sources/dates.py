@@ -1,73 +1,173 @@
-"""Date parsing shared by the feed, sitemap and Wayback sources.
+"""The one date parser: page metadata, visible text, feeds and sitemaps, and the one stored UTC form.
 
-Feeds and sitemaps carry dates in every format the web has invented (RFC 822, W3C datetime, bare
-years, local zones). Everything is normalised to one form - an ISO 8601 string in UTC - so that
-windows (``since``/``until``) and stored metadata compare as plain strings or dates.
+Why one module: a page's ``datePublished``, a feed's ``pubDate`` and a sitemap's ``lastmod`` are the same
+kind of string (ISO 8601, RFC 822, W3C partial dates, epoch seconds, local formats), and every date the
+project writes (stored articles, feed and sitemap entries, fetch times, dedup order keys) must compare
+with every other as plain text. One parser and one formatter make that hold: ``YYYY-MM-DDTHH:MM:SSZ``.
+
+Why here: ``sacorpus/sources`` holds the parsers of web formats that both pure rooms share (URLs, dates);
+this module needs nothing but the standard library and feedparser, so the page core
+(:mod:`sacorpus.text.dates`, which adds what a page states and where) and the source parsers both import
+it without importing each other's page or feed logic.
+
+Values written by earlier versions may carry ``+00:00`` instead of ``Z`` (feed and sitemap dates did):
+:func:`stored_utc` reads either, so filters and order keys compare old rows with new ones.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 
-_W3C_PARTIAL = re.compile(r"^(\d{4})(?:-(\d{2}))?$")
+_ISO = re.compile(
+    r"(?P<y>(?:19|20)\d{2})-?(?P<m>[01]\d)-?(?P<d>[0-3]\d)"
+    r"(?:[T\s]+(?P<H>[0-2]\d):?(?P<M>[0-5]\d)(?::?(?P<S>[0-5]\d)(?:[.,]\d+)?)?"
+    r"\s*(?P<tz>Z|UTC|GMT|[+-][0-2]\d(?::?[0-5]\d)?)?)?"
+)
+_W3C_PARTIAL = re.compile(r"((?:19|20)\d{2})(?:-([01]\d))?")
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [
+            "january jan januar janvier enero janeiro gennaio januarie",
+            "february feb februar février fevrier febrero fevereiro febbraio februarie",
+            "march mar märz maerz mars marzo março maart",
+            "april apr avril abril aprile",
+            "may mai mayo maio maggio mei",
+            "june jun juni juin junio junho giugno junie",
+            "july jul juli juillet julio julho luglio julie",
+            "august aug août aout agosto augustus",
+            "september sep sept septembre septiembre setembro settembre",
+            "october oct oktober octobre octubre outubro ottobre",
+            "november nov novembre noviembre novembro",
+            "december dec dezember décembre decembre diciembre dezembro dicembre desember",
+        ]
+    )
+    for m in names.split()
+}
+_TEXT_DATE = re.compile(
+    r"(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\.?\s+(?P<mon1>[^\W\d_]{3,10})\.?,?\s+(?P<y1>(?:19|20)\d{2})"
+    r"|(?P<mon2>[^\W\d_]{3,10})\.?\s+(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y2>(?:19|20)\d{2})"
+    r"|(?P<d3>[0-3]?\d)[./](?P<m3>[01]?\d)[./](?P<y3>(?:19|20)\d{2})",
+    re.I,
+)
+_TIME = re.compile(r"(?P<H>[0-2]?\d)[:h](?P<M>[0-5]\d)\s*(?P<ampm>[ap]\.?m\.?)?", re.I)
+_RFC822_WITH_DAY = re.compile(r"\d{1,2}\s+\w{3}\s+\d{4}\s+\d{1,2}:\d{2}")
 
 
-def to_utc_iso(raw: str | None) -> str | None:
-    """``raw`` as ``YYYY-MM-DDTHH:MM:SS+00:00`` (UTC), or None when it is not a date.
+def _tz(value: str | None) -> timezone | None:
+    if not value:
+        return None
+    if value.upper() in ("Z", "UTC", "GMT"):
+        return UTC
+    sign = -1 if value[0] == "-" else 1
+    digits = value[1:].replace(":", "")
+    hours, minutes = int(digits[:2]), int(digits[2:4] or 0)
+    if hours > 14:
+        return None
+    return timezone(sign * timedelta(hours=hours, minutes=minutes))
 
-    Naive times are taken as UTC (the sitemap protocol says a missing zone is undefined; UTC is the
-    least surprising reading). ``YYYY`` and ``YYYY-MM`` become the first day of the period.
+
+def plausible(dt: datetime | None) -> datetime | None:
+    """``dt`` (naive read as UTC) when it can be a news date: from 1990 to two days ahead, else None.
+
+    A publication date of 1970 or 2099 is a CMS default or a bad clock, not a date to sort or window by.
     """
-    if not raw:
+    if dt is None:
         return None
-    text = raw.strip()
-    if not text or len(text) > 100:
-        return None
-    parsed = _parse(text)
-    if parsed is None:
-        return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
+    aware = dt if dt.tzinfo else dt.replace(tzinfo=UTC)
     try:
-        return parsed.astimezone(UTC).replace(microsecond=0).isoformat()
-    except (OverflowError, ValueError):
+        plausible = datetime(1990, 1, 1, tzinfo=UTC) <= aware <= datetime.now(UTC) + timedelta(days=2)
+    except OverflowError:
         return None
+    return aware if plausible else None
 
 
-def _parse(text: str) -> datetime | None:
-    m = _W3C_PARTIAL.match(text)
-    if m:
-        try:
-            return datetime(int(m.group(1)), int(m.group(2) or 1), 1)
-        except ValueError:
-            return None
+def parse_date(value: str | None, *, allow_text: bool = True) -> datetime | None:
+    """One date string as an aware datetime (its own offset; UTC when it states none), or None.
+
+    Formats are tried from the most to the least specific: ISO 8601 anywhere in the string, RFC 822 with
+    a weekday, epoch seconds or milliseconds, then (``allow_text``) a date written in words or digits with
+    an optional time, then W3C partial dates (``YYYY``, ``YYYY-MM``: the first day of the period) and
+    RFC 822 without a weekday. The first format that reads the string decides; a date outside 1990 to
+    two days ahead is None. (Feeds are read by feedparser, whose own date handlers run first: see
+    :func:`struct_to_datetime`.)
+    """
+    if not value or not isinstance(value, str):
+        return None
+    value = value.strip()[:200]
+    if not value:
+        return None
+    m = _ISO.search(value)
+    dt = _from_iso(m) if m else None
+    if dt is not None:
+        return plausible(dt)
+    if _RFC822_WITH_DAY.search(value) and "," in value[:6]:
+        dt = _rfc822(value)
+        if dt is not None:
+            return plausible(dt)
+    if re.fullmatch(r"\d{10}(?:\d{3})?", value):  # epoch seconds / milliseconds
+        return plausible(datetime.fromtimestamp(int(value[:10]), UTC))
+    if allow_text:
+        m = _TEXT_DATE.search(value)
+        if m:
+            return plausible(_from_text(m, value))
+    return plausible(_structured_fallbacks(value))
+
+
+def _from_iso(m: re.Match[str]) -> datetime | None:
     try:
-        return datetime.fromisoformat(
-            text.replace(" ", "T", 1) if re.match(r"^\d{4}-\d\d-\d\d \d", text) else text
+        dt = datetime(
+            int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"] or 0), int(m["M"] or 0), int(m["S"] or 0)
         )
     except ValueError:
-        pass
+        return None
+    return dt.replace(tzinfo=_tz(m["tz"]) or UTC)
+
+
+def _rfc822(value: str) -> datetime | None:
     try:
-        return parsedate_to_datetime(text)
+        dt = parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):
-        pass
-    return _feedparser_date(text)
+        return None
+    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
 
 
-def _feedparser_date(text: str) -> datetime | None:
-    """Last resort: feedparser's collection of date handlers (W3CDTF, RFC 822 variants, Korean, Greek...)."""
+def _from_text(m: re.Match[str], value: str) -> datetime | None:
+    """ "5 May 2024", "May 5th, 2024" or "05.05.2024", with the first time of day after it."""
     try:
-        from feedparser.datetimes import _parse_date
-    except ImportError:  # pragma: no cover - feedparser is a dependency
+        if m["y1"]:
+            month = _MONTHS.get(m["mon1"].lower().rstrip("."))
+            day, year = int(m["d1"]), int(m["y1"])
+        elif m["y2"]:
+            month = _MONTHS.get(m["mon2"].lower().rstrip("."))
+            day, year = int(m["d2"]), int(m["y2"])
+        else:
+            month, day, year = int(m["m3"]), int(m["d3"]), int(m["y3"])
+        if not month:
+            return None
+        hour = minute = 0
+        t = _TIME.search(value, m.end())
+        if t:
+            hour, minute = int(t["H"]), int(t["M"])
+            if t["ampm"] and t["ampm"][0].lower() == "p" and hour < 12:
+                hour += 12
+            if hour > 23:
+                hour = minute = 0
+        return datetime(year, month, day, hour, minute, tzinfo=UTC)
+    except ValueError:
         return None
-    try:
-        parsed = _parse_date(text)
-    except Exception:  # third-party date handlers raise anything on garbage
-        return None
-    return struct_to_datetime(parsed)
+
+
+def _structured_fallbacks(value: str) -> datetime | None:
+    """W3C partial dates, then RFC 822 without a weekday (and C's asctime, which it also reads)."""
+    m = _W3C_PARTIAL.fullmatch(value)
+    if m:
+        month = int(m.group(2) or 1)
+        return datetime(int(m.group(1)), month, 1, tzinfo=UTC) if 1 <= month <= 12 else None
+    return _rfc822(value)
 
 
 def struct_to_datetime(parsed: time.struct_time | None) -> datetime | None:
@@ -80,25 +180,64 @@ def struct_to_datetime(parsed: time.struct_time | None) -> datetime | None:
         return None
 
 
+def to_utc_iso(value: datetime | str | None) -> str | None:
+    """The one stored form, ``YYYY-MM-DDTHH:MM:SSZ`` (UTC, whole seconds), or None.
+
+    A datetime is converted (naive ones are UTC). A string is a feed or sitemap date field: it is read
+    with :func:`parse_date` without free-text dates (such a field holds a date and nothing else; the
+    sitemap protocol leaves a missing zone undefined, and UTC is the least surprising reading).
+    """
+    if isinstance(value, str):
+        value = parse_date(value, allow_text=False)
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    try:
+        return value.astimezone(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except (OverflowError, ValueError):
+        return None
+
+
+def utc_now_iso() -> str:
+    """Now, in the stored form (fetch times, poll times)."""
+    return to_utc_iso(datetime.now(UTC)) or ""
+
+
+def stored_utc(value: str | None) -> str | None:
+    """A stored ISO 8601 date in the one form, whichever form it was written in; other text unchanged.
+
+    Rows written before the stored form was one carry ``+00:00`` (or, from imports, another offset);
+    reading through this keeps ``--since/--until`` filters and dedup order keys right on them.
+    """
+    if not value or (len(value) == 20 and value.endswith("Z")):
+        return value
+    try:
+        parsed = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return value
+    return to_utc_iso(parsed) if parsed.tzinfo is not None or "T" in value else value
+
+
 def iso_date(value: str | None) -> date | None:
-    """The calendar date (UTC) of an ISO string from :func:`to_utc_iso`, or None."""
+    """The calendar date (UTC) of a stored ISO string, or None."""
     if not value:
         return None
     try:
-        return date.fromisoformat(value[:10])
+        return date.fromisoformat(str(stored_utc(value))[:10])
     except ValueError:
         return None
 
 
 def in_window(entry_date: str | None, since: date | None, until: date | None) -> bool:
-    """Whether an entry dated ``entry_date`` (UTC ISO or any parsable date) falls in [since, until].
+    """Whether an entry dated ``entry_date`` (stored form or any parsable date) falls in [since, until].
 
     Both ends are inclusive whole days. An entry without a (parsable) date is kept: a sitemap that
     gives no dates must not silently yield nothing; the article's own date is checked downstream.
     """
     if since is None and until is None:
         return True
-    day = iso_date(entry_date) or iso_date(to_utc_iso(entry_date))
+    day = iso_date(to_utc_iso(entry_date))
     if day is None:
         return True
     if since is not None and day < since:

@@ -166,7 +166,7 @@ def _entry_from_feedparser(raw: Mapping[str, Any], base: str, feed_language: str
         link = guid
     published_raw = raw.get("published") or _own(raw, "updated") or raw.get("created") or None
     published_dt = struct_to_datetime(raw.get("published_parsed") or _own(raw, "updated_parsed"))
-    published = published_dt.isoformat() if published_dt else to_utc_iso(published_raw)
+    published = to_utc_iso(published_dt) if published_dt else to_utc_iso(published_raw)
     updated_dt = struct_to_datetime(_own(raw, "updated_parsed"))
     language = None
     for key in ("title_detail", "summary_detail"):
@@ -180,7 +180,7 @@ def _entry_from_feedparser(raw: Mapping[str, Any], base: str, feed_language: str
         title=_clean(raw.get("title")),
         published=published,
         published_raw=published_raw,
-        updated=updated_dt.isoformat() if updated_dt else None,
+        updated=to_utc_iso(updated_dt),
         authors=_authors(raw),
         guid=str(guid) if guid else None,
         summary=_clean(raw.get("summary"), MAX_SUMMARY_CHARS),

@@ -17,6 +17,8 @@ from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any
 
+from sacorpus.sources.dates import to_utc_iso
+
 MIN_INTERVAL = 300  # 5 minutes
 MAX_INTERVAL = 43_200  # 12 hours
 DEFAULT_INTERVAL = 1800  # a feed without history: every 30 minutes
@@ -76,7 +78,7 @@ def record_poll(
     now = _now(now)
     state.setdefault("seen", [])
     state.setdefault("history", [])
-    state["last_poll"] = now.isoformat()
+    state["last_poll"] = to_utc_iso(now)
     if not_modified:
         state["empty_polls"] = int(state.get("empty_polls") or 0) + 1
         return []
@@ -92,7 +94,7 @@ def record_poll(
             fresh.append(guid)
     if fresh:
         state["seen"] = (state["seen"] + fresh)[-MAX_SEEN:]
-        state["history"] = ([*state["history"], now.isoformat()])[-MAX_HISTORY:]
+        state["history"] = ([*state["history"], to_utc_iso(now)])[-MAX_HISTORY:]
         state["empty_polls"] = 0
     else:
         state["empty_polls"] = int(state.get("empty_polls") or 0) + 1

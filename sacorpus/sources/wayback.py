@@ -246,6 +246,14 @@ def timestamp_to_datetime(timestamp: str) -> datetime | None:
         return None
 
 
+def wayback_date(timestamp: str | None) -> date | None:
+    """The capture day of a Wayback timestamp of at least 8 digits (it chooses a publication's dated rules)."""
+    if not timestamp or len(timestamp) < 8:
+        return None
+    when = timestamp_to_datetime(timestamp)
+    return when.date() if when else None
+
+
 def datetime_to_timestamp(when: datetime | date) -> str:
     if not isinstance(when, datetime):
         when = datetime(when.year, when.month, when.day, tzinfo=UTC)

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from sacorpus.sources.dates import stored_utc
 from sacorpus.text.dedup_hashing import (
     canonical_key,
     hash64,
@@ -65,12 +66,13 @@ class DedupResult:
 def order_key(published_at: str | None, fetched_at: str | None, url: str) -> str:
     """The sort key that decides which copy of a story is the original: earliest published first.
 
-    Dates are UTC ISO 8601 strings (the metadata stage writes them so), which sort as text. An article
-    without a date is placed at its fetch time (it was published by then); equal dates go by fetch
-    time, then URL, so the order is total and the same in every run and in ``scrapy dedup --rebuild``.
+    Dates are brought to the one stored UTC form (:func:`sacorpus.sources.dates.stored_utc`: rows
+    written with ``+00:00`` or another offset read the same), which sorts as text. An article without a
+    date is placed at its fetch time (it was published by then); equal dates go by fetch time, then
+    URL, so the order is total and the same in every run and in ``scrapy dedup --rebuild``.
     """
-    fetched = str(fetched_at or "").strip()
-    published = str(published_at or "").strip() or fetched
+    fetched = stored_utc(str(fetched_at or "").strip()) or ""
+    published = stored_utc(str(published_at or "").strip()) or fetched
     return f"{published}\t{fetched}\t{url}"
 
 
@@ -78,9 +80,18 @@ def precedes(other: str | None, mine: str | None) -> bool:
     """Whether a copy with order key ``other`` came before one with ``mine``.
 
     A missing key (an index entry written before keys existed, or a caller that gives none) keeps
-    arrival order: the copy already in the index came first.
+    arrival order: the copy already in the index came first. A key stored with ``+00:00`` dates is
+    read in the one form first.
     """
-    return not other or not mine or other < mine
+    return not other or not mine or _comparable(other) < _comparable(mine)
+
+
+def _comparable(key: str) -> str:
+    """An order key with its two dates in the one stored form (keys are ``published\tfetched\turl``)."""
+    parts = key.split("\t", 2)
+    if len(parts) < 3 or ("+" not in parts[0] and "+" not in parts[1]):
+        return key
+    return f"{stored_utc(parts[0])}\t{stored_utc(parts[1])}\t{parts[2]}"
 
 
 def fingerprint(

@@ -20,8 +20,9 @@ from datetime import date, datetime
 from typing import Any
 
 from sacorpus.publications import RuleSet
+from sacorpus.sources.dates import to_utc_iso
 from sacorpus.text.authors import extract_authors
-from sacorpus.text.dates import extract_modified, extract_published, local_day, to_utc_iso
+from sacorpus.text.dates import extract_modified, extract_published, local_day
 from sacorpus.text.metareaders import host_of, ld_article, read_json_ld, read_meta, select
 from sacorpus.text.pagefields import (
     extract_canonical,

@@ -50,6 +50,30 @@ def test_filter_conditions() -> None:
     assert _urls(ArticleFilter(until="2024-02-20T23:58")) == ["land-reform-1", "land-reform-2"]
 
 
+def test_filter_reads_dates_stored_by_earlier_versions(tmp_path) -> None:
+    """Rows written with ``+00:00`` or a local offset, read back from a real store, filter by UTC day."""
+    from sacorpus.storage.sqlite import SQLiteStore
+
+    store = SQLiteStore(str(tmp_path / "old.sqlite"), spill_path=str(tmp_path / "spill.jsonl"))
+    store.open()
+    try:
+        dates = {
+            "new-form": "2024-03-05T08:00:00Z",
+            "old-form": "2024-03-05T23:59:59+00:00",
+            "local-evening-before": "2024-03-05T01:00:00+02:00",  # 2024-03-04 in UTC
+            "local-late": "2024-03-06T01:00:00+02:00",  # 2024-03-05 in UTC
+        }
+        store.upsert_articles(
+            [{"url": f"https://x.co.za/{k}", "publication": "x", "published_at": v} for k, v in dates.items()]
+        )
+        flt = ArticleFilter(since="2024-03-05", until="2024-03-05")
+        kept = sorted(r["url"].rsplit("/", 1)[1] for r in store.iter_articles() if flt.matches(r))
+    finally:
+        store.close()
+    assert kept == ["local-late", "new-form", "old-form"]
+    assert flt.rejected == Counter({"date": 1})
+
+
 def test_filter_counts_rejections() -> None:
     flt = ArticleFilter(since="2024-02", exclude_duplicates=True)
     _urls(flt)

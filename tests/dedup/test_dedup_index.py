@@ -301,3 +301,36 @@ def test_two_writers_lose_no_index_update(index_store: ArticleStore) -> None:
     h = hash64(normalize_text(shared))
     assert index_store.dedup_counts([h]) == {h: 24}
     assert len(index_store.dedup_fingerprints(bodies)) == 24
+
+
+def test_old_rows_with_offset_dates_keep_the_publication_order(index_store: ArticleStore) -> None:
+    """Copies stored by an earlier version, whose dates carry ``+00:00`` or a local offset, are ordered
+    by the instant: compared as text, "2024-05-02T01:00:00+02:00" (23:00 UTC on the 1st) would come
+    after "2024-05-01T23:30:00+00:00" and the original would be labelled a copy."""
+    body = text(story(random.Random(31)))
+    copies = [
+        Article(
+            url=f"https://copy{i}.co.za/news/{i}",
+            publication="copy",
+            fetched_at=f"2024-05-02T09:00:0{i}+00:00",
+            published_at="2024-05-01T23:30:00+00:00",
+            text=body + ("\nSyndicated by the group." if i else ""),
+        )
+        for i in range(2)
+    ]
+    original = Article(
+        url="https://origin.co.za/news/original",
+        publication="origin",
+        fetched_at="2024-05-02T09:30:00Z",
+        published_at="2024-05-02T01:00:00+02:00",
+        text=body,
+    )
+    assert order_key(original.published_at, None, "u") < order_key(copies[0].published_at, None, "u")
+    assert order_key("2024-05-01T23:30:00+00:00", None, "u") == order_key("2024-05-01T23:30:00Z", None, "u")
+    cfg = DedupConfig()
+    assert _ingest(index_store, [*copies, original], cfg, batch=1) == 2
+    assert index_store.get(original.url)["dedup_label"] == "unique"
+    for copy in copies:
+        record = index_store.get(copy.url)
+        assert record["dedup_label"] == "duplicate"
+        assert original.url in [e["url"] for e in record["dedup_evidence"]]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from sacorpus.sources.dates import parse_date, to_utc_iso
 from sacorpus.text.authors import is_agency, split_authors
-from sacorpus.text.dates import date_from_url, parse_date, to_utc_iso
+from sacorpus.text.dates import date_from_url
 from sacorpus.text.metadata import extract_metadata
 from sacorpus.text.preclean import parse_html
 from sacorpus.text.titles import strip_site

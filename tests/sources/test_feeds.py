@@ -99,7 +99,7 @@ def test_rss20_origlink_dates_authors_summary_and_relative_links():
     assert first.url == "https://news.example.co.za/news/grid-123456"  # origLink preferred
     assert first.link == "https://feeds.feedburner.com/~r/example/~3/abc/grid"
     assert first.title == "Load shedding & the grid"
-    assert first.published == "2023-01-03T06:15:00+00:00"
+    assert first.published == "2023-01-03T06:15:00Z"
     assert first.published_raw == "Tue, 03 Jan 2023 08:15:00 +0200"
     assert first.authors == ["Thandi Mokoena"]
     assert first.guid == "grid-123456"
@@ -119,7 +119,7 @@ def test_rdf():
         "First RDF item",
         ["Jane Doe"],
     )
-    assert entry.published == "2004-02-13T15:35:00+00:00"
+    assert entry.published == "2004-02-13T15:35:00Z"
 
 
 def test_atom10_xml_base_and_multiple_authors():
@@ -129,12 +129,12 @@ def test_atom10_xml_base_and_multiple_authors():
     assert first.url == "https://atom.example.org/blog/2024/eerste"
     assert first.title == "Eerste artikel"
     assert first.authors == ["Piet Pompies", "Sarie Marais"]
-    assert first.published == "2024-03-01T10:00:00+00:00"
-    assert first.updated == "2024-03-02T10:00:00+00:00"
+    assert first.published == "2024-03-01T10:00:00Z"
+    assert first.updated == "2024-03-02T10:00:00Z"
     assert first.guid == "tag:atom.example.org,2024:1"
     assert first.language == "af"
     assert second.url == "https://other.example.org/x/y"
-    assert second.published == "2024-03-03T08:00:00+00:00"  # falls back to updated
+    assert second.published == "2024-03-03T08:00:00Z"  # falls back to updated
 
 
 def test_atom03():
@@ -142,7 +142,7 @@ def test_atom03():
     assert result.kind == "atom03"
     (entry,) = result.entries
     assert entry.url == "http://old.example.org/2005/entry"
-    assert entry.published == "2005-07-01T12:00:00+00:00"
+    assert entry.published == "2005-07-01T12:00:00Z"
     assert entry.authors == ["Old Author"]
 
 
@@ -154,7 +154,7 @@ def test_json_feed():
     assert result.title == "JSON site"
     first, second = result.entries
     assert first.url == "https://json.example.org/a"
-    assert first.published == "2024-05-06T05:08:09+00:00"
+    assert first.published == "2024-05-06T05:08:09Z"
     assert first.authors == ["Item Author"]
     assert first.summary == "Hello world"
     assert first.language == "zu"

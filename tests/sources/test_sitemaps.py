@@ -60,8 +60,8 @@ def test_urlset_with_cdata_whitespace_relative_and_bad_dates():
         "https://www.example.co.za/news/c-3",
         "https://www.example.co.za/news/relative-4",
     ]
-    assert result.entries[0].lastmod == "2023-05-01T08:00:00+00:00"
-    assert result.entries[1].lastmod == "2023-05-02T00:00:00+00:00"
+    assert result.entries[0].lastmod == "2023-05-01T08:00:00Z"
+    assert result.entries[1].lastmod == "2023-05-02T00:00:00Z"
     assert result.entries[2].lastmod is None
 
 
@@ -74,7 +74,7 @@ def test_index_bare_text_cdata_and_duplicates():
         "https://www.example.co.za/sitemap-bare.xml",
     ]
     assert result.sitemap_lastmods == {
-        "https://www.example.co.za/sitemap-2023-05.xml.gz": "2023-05-31T00:00:00+00:00"
+        "https://www.example.co.za/sitemap-2023-05.xml.gz": "2023-05-31T00:00:00Z"
     }
     assert result.entries == []
 
@@ -84,7 +84,7 @@ def test_google_news_sitemap():
     first, second = result.entries
     assert first.loc == "https://www.example.co.za/news/budget-2024-123"
     assert first.news_title == "Budget 2024: what changes"
-    assert first.news_published == "2024-02-21T12:30:00+00:00"
+    assert first.news_published == "2024-02-21T12:30:00Z"
     assert first.news_language == "en"
     assert first.news_publication == "Example Times"
     assert first.date == first.news_published
@@ -136,7 +136,7 @@ def test_rss_used_as_sitemap():
     result = parse_sitemap(body, "http://r.example.org/feed")
     assert result.kind == "feed"
     assert result.urls == ["http://r.example.org/1"]
-    assert result.entries[0].lastmod == "2023-05-01T10:00:00+00:00"
+    assert result.entries[0].lastmod == "2023-05-01T10:00:00Z"
 
 
 def test_truncated_xml_still_yields_listed_urls():
@@ -200,10 +200,10 @@ def test_sitemaps_from_robots_utf16():
 
 def test_in_window():
     since, until = date(2023, 5, 1), date(2023, 5, 31)
-    assert in_window("2023-05-01T00:00:00+00:00", since, until)
-    assert in_window("2023-05-31T23:59:59+00:00", since, until)
-    assert not in_window("2023-04-30T23:59:59+00:00", since, until)
-    assert not in_window("2023-06-01T00:00:00+00:00", since, until)
+    assert in_window("2023-05-01T00:00:00Z", since, until)
+    assert in_window("2023-05-31T23:59:59Z", since, until)
+    assert not in_window("2023-04-30T23:59:59Z", since, until)
+    assert not in_window("2023-06-01T00:00:00Z", since, until)
     assert in_window("Wed, 10 May 2023 10:00:00 GMT", since, until)
     assert in_window(None, since, until)  # undated entries are kept
     assert in_window("2020-01-01", None, None)

@@ -160,7 +160,7 @@ def test_dated_rule_selection():
 
 def test_wayback_timestamp_picks_rules():
     """What the page stage does: the capture date of the Wayback timestamp chooses the rule set."""
-    from sacorpus.text.dates import wayback_date
+    from sacorpus.sources.wayback import wayback_date
     from sacorpus.text.page import choose_rules
 
     def rules_for_item(pub, item):

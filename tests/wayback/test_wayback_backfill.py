@@ -16,10 +16,9 @@ import pytest
 from thenewage_captures import linked_from_homepages
 
 from sacorpus.publications import load_publication
-from sacorpus.sources.wayback import parse_memento_url
+from sacorpus.sources.wayback import parse_memento_url, wayback_date
 from sacorpus.sources.wayback_windows import window_key
 from sacorpus.storage.sqlite import SQLiteStore
-from sacorpus.text.dates import wayback_date
 
 pytestmark = pytest.mark.slow
 
