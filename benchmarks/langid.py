@@ -116,10 +116,9 @@ class Lingua:
     name = "lingua"
 
     def __init__(self) -> None:
-        from lingua import IsoCode639_1, LanguageDetectorBuilder
+        from lingua import LanguageDetectorBuilder
 
         self._detector = LanguageDetectorBuilder.from_all_languages().with_preloaded_language_models().build()
-        self._iso = IsoCode639_1
 
     def __call__(self, text: str) -> str:
         lang = self._detector.detect_language_of(text)

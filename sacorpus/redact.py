@@ -14,6 +14,8 @@ import logging
 import re
 from typing import Any
 
+from sacorpus import settings as defaults
+
 MASK = "***"
 # scheme://user:password@  (also ://:password@, as Redis URIs with a password only have)
 _URI_PASSWORD = re.compile(r"(?P<head>\b[a-z][a-z0-9+.\-]*://[^\s/@:]*:)(?P<secret>[^\s@/]+)(?=@)", re.I)
@@ -65,7 +67,7 @@ class RedactSecretsAddon:
     """Scrapy add-on (in ``ADDONS``): masks secrets in every log line of the crawl."""
 
     def update_settings(self, settings: Any) -> None:
-        if settings.getbool("SACORPUS_REDACT_LOGS", True):
+        if settings.getbool("SACORPUS_REDACT_LOGS", defaults.SACORPUS_REDACT_LOGS):
             install()
 
 

@@ -94,7 +94,6 @@ SACORPUS_SOURCE_MAX_ENTRIES = 2000  # article entries taken from one feed or sit
 SACORPUS_SITEMAP_MAX_CHILDREN = 100  # child sitemaps followed from one index (newest lastmod first)
 SACORPUS_SITEMAP_MAX_DOCUMENTS = 500  # sitemap documents a run follows from indexes and robots.txt
 SACORPUS_FOLLOW_LINKS = False  # follow article links found on fetched articles and section pages
-SACORPUS_MAX_ARTICLES = 0  # stop after this many articles (0: no limit); the demo and tests use it
 SACORPUS_WAYBACK_BASE = "https://web.archive.org"
 SACORPUS_WAYBACK_CDX_RATE = 1.0  # CDX calls per second at most
 SACORPUS_REFETCH = False  # fetch URLs already in the store again

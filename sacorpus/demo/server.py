@@ -298,6 +298,7 @@ class _SiteHandler(BaseHTTPRequestHandler):
     site: SiteServer  # set per server by _make_handler
     protocol_version = "HTTP/1.1"
     server_version = "sacorpus-SiteServer/1"
+    disable_nagle_algorithm = True  # headers and body go out at once (no 40 ms delayed-ACK stall)
 
     def log_message(self, format: str, *args: object) -> None:
         logger.debug("%s " + format, self.address_string(), *args)

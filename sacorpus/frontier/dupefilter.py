@@ -23,6 +23,7 @@ from scrapy.dupefilters import BaseDupeFilter
 from scrapy.http import Request
 from scrapy.utils.job import job_dir
 
+from sacorpus import settings as defaults
 from sacorpus.frontier.seen import SeenStore
 
 logger = logging.getLogger(__name__)
@@ -54,8 +55,8 @@ class DiskDupeFilter(BaseDupeFilter):
         return cls(
             job_dir(s),
             fingerprinter=crawler.request_fingerprinter,
-            cache_size=s.getint("SACORPUS_SEEN_CACHE_SIZE", 100_000),
-            flush_every=s.getint("SACORPUS_SEEN_FLUSH_EVERY", 1000),
+            cache_size=s.getint("SACORPUS_SEEN_CACHE_SIZE", defaults.SACORPUS_SEEN_CACHE_SIZE),
+            flush_every=s.getint("SACORPUS_SEEN_FLUSH_EVERY", defaults.SACORPUS_SEEN_FLUSH_EVERY),
             stats=crawler.stats,
         )
 

@@ -18,6 +18,8 @@ import tempfile
 from collections import OrderedDict
 from pathlib import Path
 
+from sacorpus import settings as defaults
+
 _SCHEMA = "CREATE TABLE IF NOT EXISTS seen (fp BLOB PRIMARY KEY) WITHOUT ROWID"
 
 
@@ -31,8 +33,8 @@ class SeenStore:
     def __init__(
         self,
         path: str | Path | None = None,
-        cache_size: int = 100_000,
-        flush_every: int = 1000,
+        cache_size: int = defaults.SACORPUS_SEEN_CACHE_SIZE,
+        flush_every: int = defaults.SACORPUS_SEEN_FLUSH_EVERY,
         page_cache_mb: int = 16,
     ) -> None:
         self._tmp: tempfile.TemporaryDirectory[str] | None = None

@@ -13,9 +13,7 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-from urllib.parse import SplitResult, parse_qsl, quote, urlencode, urljoin, urlsplit, urlunsplit
-
-from lxml import html as lxml_html
+from urllib.parse import SplitResult, parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 if TYPE_CHECKING:
     from sacorpus.publications import Publication
@@ -123,35 +121,6 @@ def _quote_path(path: str) -> str:
     return quote(_ESCAPE.sub(fix, path), safe="/:@!$&'()*+,;=-._~%")
 
 
-def rel_canonical(html: str | bytes, base_url: str) -> str | None:
-    """The page's ``<link rel=canonical>`` (else ``og:url``), absolute; None when absent or implausible.
-
-    A canonical that points at the site's home page from an article page is a common CMS bug and is
-    ignored, as is one on another scheme than http(s).
-    """
-    if not html:
-        return None
-    try:
-        doc = lxml_html.fromstring(html[:500_000] if isinstance(html, bytes | str) else html)
-    except (ValueError, TypeError, lxml_html.etree.ParserError):
-        return None
-    candidates = doc.xpath(
-        '//link[contains(concat(" ", normalize-space(translate(@rel, "CANONICAL", "canonical")), " "),'
-        ' " canonical ")]/@href'
-    ) + doc.xpath('//meta[@property="og:url"]/@content')
-    for href in candidates:
-        href = str(href).strip()
-        if not href:
-            continue
-        absolute = urljoin(base_url, href)
-        if not absolute.startswith(("http://", "https://")):
-            continue
-        if urlsplit(absolute).path in ("", "/") and urlsplit(base_url).path not in ("", "/"):
-            continue
-        return absolute
-    return None
-
-
 @dataclass
 class UrlPolicy:
     """Which URLs belong to a publication, and how to recognise an article and its id."""
@@ -232,11 +201,6 @@ class UrlPolicy:
         return canon
 
     # ids ----------------------------------------------------------------------------------------
-
-    def article_id(self, url: str) -> str | None:
-        """The article id in the URL (group ``id`` of the publication's ``id_pattern``), or None."""
-        m = self._id_match(url)
-        return m.group("id") if m else None
 
     def slug_key(self, url: str) -> str | None:
         """The URL path with the id cut out: equal for "same slug, changed id" URLs; None without an id."""

@@ -24,6 +24,7 @@ from bson import Binary
 from pymongo import ASCENDING, MongoClient, UpdateOne
 from pymongo.errors import PyMongoError
 
+from sacorpus import settings as defaults
 from sacorpus.storage.base import (
     DEFAULT_DEDUP_MAX_IDS,
     DEFAULT_MONGO_DATABASE,
@@ -122,8 +123,8 @@ class MongoStore(MongoDedupIndex, ArticleStore):
         database: str = DEFAULT_MONGO_DATABASE,
         spill_path: str | None = None,
         dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS,
-        timeout_ms: int = 5000,
-        fail_fast_seconds: float = 5.0,
+        timeout_ms: int = defaults.MONGO_TIMEOUT_MS,
+        fail_fast_seconds: float = defaults.SACORPUS_STORE_FAIL_FAST_SECONDS,
     ):
         self.uri = with_direct_connection(uri)
         self.database = database
@@ -146,8 +147,12 @@ class MongoStore(MongoDedupIndex, ArticleStore):
             database=database,
             spill_path=spill_path_for(settings, f"mongodb-{host}-{database}"),
             dedup_max_ids=int(setting(settings, "SACORPUS_DEDUP_MAX_IDS", DEFAULT_DEDUP_MAX_IDS)),
-            timeout_ms=int(setting(settings, "MONGO_TIMEOUT_MS", 5000)),
-            fail_fast_seconds=float(setting(settings, "SACORPUS_STORE_FAIL_FAST_SECONDS", 5.0)),
+            timeout_ms=int(setting(settings, "MONGO_TIMEOUT_MS", defaults.MONGO_TIMEOUT_MS)),
+            fail_fast_seconds=float(
+                setting(
+                    settings, "SACORPUS_STORE_FAIL_FAST_SECONDS", defaults.SACORPUS_STORE_FAIL_FAST_SECONDS
+                )
+            ),
         )
 
     def __repr__(self) -> str:

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Self
 
+from sacorpus import settings as defaults
 from sacorpus.storage.base import (
     DEFAULT_DEDUP_MAX_IDS,
     DEFAULT_SQLITE_PATH,
@@ -99,9 +100,9 @@ class SQLiteStore(SQLiteDedupIndex, ArticleStore):
         self,
         path: str = DEFAULT_SQLITE_PATH,
         spill_path: str | None = None,
-        timeout: float = 30.0,
+        timeout: float = defaults.SACORPUS_SQLITE_TIMEOUT,
         dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS,
-        cache_mb: int = 64,
+        cache_mb: int = defaults.SACORPUS_SQLITE_CACHE_MB,
     ):
         self.path = str(path)
         self.cache_mb = cache_mb
@@ -118,8 +119,8 @@ class SQLiteStore(SQLiteDedupIndex, ArticleStore):
             path=path,
             spill_path=spill_path_for(settings, "sqlite-" + os.path.abspath(path)),
             dedup_max_ids=int(setting(settings, "SACORPUS_DEDUP_MAX_IDS", DEFAULT_DEDUP_MAX_IDS)),
-            cache_mb=int(setting(settings, "SACORPUS_SQLITE_CACHE_MB", 64)),
-            timeout=float(setting(settings, "SACORPUS_SQLITE_TIMEOUT", 30.0)),
+            cache_mb=int(setting(settings, "SACORPUS_SQLITE_CACHE_MB", defaults.SACORPUS_SQLITE_CACHE_MB)),
+            timeout=float(setting(settings, "SACORPUS_SQLITE_TIMEOUT", defaults.SACORPUS_SQLITE_TIMEOUT)),
         )
 
     def __repr__(self) -> str:

@@ -11,13 +11,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sacorpus import settings as defaults
+
 DUPLICATE = "duplicate"
 SIMILAR = "similar"
 UNIQUE = "unique"
 
 #: at most this many candidate articles are scored per article (those sharing the most sentences);
 #: bounds the time per article when a story was syndicated hundreds of times.
-MAX_CANDIDATES = 50
+MAX_CANDIDATES: int = defaults.SACORPUS_DEDUP_MAX_CANDIDATES
 
 #: the share of a reworded sentence (SimHash match) counted as shared
 FUZZY_CREDIT = 0.5
@@ -27,32 +29,37 @@ FUZZY_CREDIT = 0.5
 class DedupConfig:
     """The settings of the method (SACORPUS_DEDUP_* in a crawl)."""
 
-    min_sentence_chars: int = 20  # shorter normalised sentences are ignored
-    max_articles_per_sentence: int = 10  # a sentence seen in more articles is boilerplate
-    duplicate: float = 0.8  # similarity at or above: "duplicate"
-    similar: float = 0.3  # similarity at or above: "similar"
-    weight_rare: bool = False  # weight a shared sentence by how rare it is in the index
-    weight_long: bool = False  # weight a sentence by its length (long sentences are stronger evidence)
+    min_sentence_chars: int = defaults.SACORPUS_DEDUP_MIN_SENTENCE_CHARS  # shorter ones are ignored
+    max_articles_per_sentence: int = defaults.SACORPUS_DEDUP_MAX_ARTICLES_PER_SENTENCE  # more: boilerplate
+    duplicate: float = defaults.SACORPUS_DEDUP_DUPLICATE  # similarity at or above: "duplicate"
+    similar: float = defaults.SACORPUS_DEDUP_SIMILAR  # similarity at or above: "similar"
+    weight_rare: bool = defaults.SACORPUS_DEDUP_WEIGHT_RARE  # weight a shared sentence by its rarity
+    weight_long: bool = defaults.SACORPUS_DEDUP_WEIGHT_LONG  # weight a sentence by its length
     # a sentence whose word SimHash is within this many bits of an unmatched sentence of the other
     # article counts as shared (a reworded sentence: a changed number or word); 0 disables
-    fuzzy_bits: int = 14
+    fuzzy_bits: int = defaults.SACORPUS_DEDUP_FUZZY_BITS
     max_candidates: int = MAX_CANDIDATES
 
     @classmethod
     def from_settings(cls, settings: Any) -> DedupConfig:
+        """The settings of a crawl; a setting left out keeps the default declared in sacorpus/settings.py."""
+        base = cls()
+
         def get(name: str, default: Any) -> Any:
             value = settings.get(name, default) if hasattr(settings, "get") else default
             return default if value is None else value
 
         return cls(
-            min_sentence_chars=int(get("SACORPUS_DEDUP_MIN_SENTENCE_CHARS", 20)),
-            max_articles_per_sentence=int(get("SACORPUS_DEDUP_MAX_ARTICLES_PER_SENTENCE", 10)),
-            duplicate=float(get("SACORPUS_DEDUP_DUPLICATE", 0.8)),
-            similar=float(get("SACORPUS_DEDUP_SIMILAR", 0.3)),
-            weight_rare=_as_bool(get("SACORPUS_DEDUP_WEIGHT_RARE", False)),
-            weight_long=_as_bool(get("SACORPUS_DEDUP_WEIGHT_LONG", False)),
-            max_candidates=int(get("SACORPUS_DEDUP_MAX_CANDIDATES", MAX_CANDIDATES)),
-            fuzzy_bits=int(get("SACORPUS_DEDUP_FUZZY_BITS", 14)),
+            min_sentence_chars=int(get("SACORPUS_DEDUP_MIN_SENTENCE_CHARS", base.min_sentence_chars)),
+            max_articles_per_sentence=int(
+                get("SACORPUS_DEDUP_MAX_ARTICLES_PER_SENTENCE", base.max_articles_per_sentence)
+            ),
+            duplicate=float(get("SACORPUS_DEDUP_DUPLICATE", base.duplicate)),
+            similar=float(get("SACORPUS_DEDUP_SIMILAR", base.similar)),
+            weight_rare=_as_bool(get("SACORPUS_DEDUP_WEIGHT_RARE", base.weight_rare)),
+            weight_long=_as_bool(get("SACORPUS_DEDUP_WEIGHT_LONG", base.weight_long)),
+            max_candidates=int(get("SACORPUS_DEDUP_MAX_CANDIDATES", base.max_candidates)),
+            fuzzy_bits=int(get("SACORPUS_DEDUP_FUZZY_BITS", base.fuzzy_bits)),
         )
 
 

@@ -158,7 +158,7 @@ def test_demo_crawl_into_mongodb_stores_the_same_articles(demo_run, mongo_server
 
 def test_one_store_connection_per_crawl(crawl):
     """The spider's already-stored check, the dedup stage and the store stage share one connection."""
-    run = crawl("demo", "-s", "SACORPUS_MAX_ARTICLES=8", export=False)
+    run = crawl("demo", export=False)
     assert run.returncode == 0, run.log[-3000:]
     assert run.log.count("store connection opened") == 1, run.log[-3000:]
     assert "stored=" in run.log
@@ -167,7 +167,7 @@ def test_one_store_connection_per_crawl(crawl):
 
 def test_urls_found_in_pages_keep_the_publications_host(crawl):
     """The demo is fetched from a loopback server; canonical URLs and links name the publication's host."""
-    run = crawl("demo", "-s", "SACORPUS_MAX_ARTICLES=10")
+    run = crawl("demo")
     assert run.returncode == 0, run.log[-3000:]
     canonicals = [item["canonical_url"] for item in run.items if item.get("canonical_url")]
     assert canonicals and all(url.startswith("http://demo.sacorpus.invalid/") for url in canonicals)

@@ -37,7 +37,7 @@ def test_a_run_whose_every_source_failed_exits_1(crawl):
 
 
 def test_a_normal_run_exits_0(crawl):
-    run = crawl("demo", "-s", "SACORPUS_MAX_ARTICLES=5", export=False)
+    run = crawl("demo", export=False)
     assert run.returncode == 0, run.log[-2000:]
 
 

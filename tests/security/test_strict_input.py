@@ -34,7 +34,7 @@ def test_project_defaults_have_no_problems() -> None:
             "unknown setting SACORPUS_STORE_BATCHSIZE (did you mean SACORPUS_STORE_BATCH_SIZE?)",
         ),
         ({"SACORPUS_NOT_A_THING": "1"}, "unknown setting SACORPUS_NOT_A_THING"),
-        ({"SACORPUS_MAX_ARTICLES": "ten"}, "setting SACORPUS_MAX_ARTICLES='ten' is not a valid int"),
+        ({"SACORPUS_FEED_MAX_ITEMS": "ten"}, "setting SACORPUS_FEED_MAX_ITEMS='ten' is not a valid int"),
         ({"SACORPUS_REFETCH": "maybe"}, "setting SACORPUS_REFETCH='maybe' is not a valid bool"),
         (
             {"SACORPUS_DEDUP_DUPLICATE": "high"},
@@ -49,7 +49,7 @@ def test_bad_settings_are_named(overrides: dict[str, str], expected: str) -> Non
 
 def test_good_overrides_pass() -> None:
     good = _settings(
-        SACORPUS_MAX_ARTICLES="5", SACORPUS_REFETCH="true", SACORPUS_HOSTS='{"a.example": "1.2.3.4"}'
+        SACORPUS_FEED_MAX_ITEMS="5", SACORPUS_REFETCH="true", SACORPUS_HOSTS='{"a.example": "1.2.3.4"}'
     )
     assert setting_problems(good) == []
 

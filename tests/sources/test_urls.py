@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sacorpus.publications import Publication, UrlRules
-from sacorpus.sources.urls import UrlPolicy, canonicalize, rel_canonical
+from sacorpus.sources.urls import UrlPolicy, canonicalize
 
 
 @pytest.mark.parametrize(
@@ -92,26 +92,10 @@ def test_policy_canonical_maps_mirror_and_mobile_hosts_to_home():
     assert policy.canonical("https://sport.example.co.za/x") == "https://sport.example.co.za/x"
 
 
-def test_article_id_and_slug_key_same_slug_changed_id():
+def test_slug_key_same_slug_changed_id():
     policy = UrlPolicy.from_publication(PUB)
     old = "https://www.example.co.za/news/zuma-says-1234567"
     new = "https://m.example.co.za/news/zuma-says-7654321/?utm_source=fb"
-    assert policy.article_id(old) == "1234567" and policy.article_id(new) == "7654321"
     assert policy.slug_key(old) == policy.slug_key(new) == "/news/zuma-says"
     assert policy.slug_key("https://www.example.co.za/news/other-says-1234567") != policy.slug_key(old)
-    assert policy.article_id("https://www.example.co.za/news/") is None
     assert policy.slug_key("https://www.example.co.za/news/") is None
-
-
-def test_rel_canonical():
-    page = '<html><head><link rel="canonical" href="/news/a-123456"></head><body></body></html>'
-    assert (
-        rel_canonical(page, "https://m.example.co.za/news/a-123456/amp")
-        == "https://m.example.co.za/news/a-123456"
-    )
-    og = '<html><head><meta property="og:url" content="https://www.example.co.za/b"></head></html>'
-    assert rel_canonical(og, "https://www.example.co.za/b?x=1") == "https://www.example.co.za/b"
-    home = '<html><head><link rel="Canonical" href="https://www.example.co.za/"></head></html>'
-    assert rel_canonical(home, "https://www.example.co.za/news/a-1") is None
-    assert rel_canonical("", "https://x.org/") is None
-    assert rel_canonical(b"\x00\x01", "https://x.org/") is None
