@@ -25,13 +25,15 @@ from urllib.parse import urljoin
 
 import feedparser
 
+from sacorpus import settings as defaults
 from sacorpus.sources.dates import struct_to_datetime, to_utc_iso
 
 log = logging.getLogger(__name__)
 
 MAX_FEED_BYTES = 16 * 1024 * 1024
 MAX_SUMMARY_CHARS = 4000
-MAX_FEED_ITEMS = 1000  # items read from one XML feed document (the first ones, as the publisher orders them)
+#: items read from one XML feed document (the first ones, as the publisher orders them)
+MAX_FEED_ITEMS: int = defaults.SACORPUS_FEED_MAX_ITEMS
 _ITEM_END = re.compile(rb"</(?:[A-Za-z][\w.-]*:)?(?:item|entry)\s*>", re.I)
 _TAG = re.compile(r"<[^>]*>")
 _SCRIPT = re.compile(r"<(script|style)\b.*?</\1\s*>", re.I | re.S)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, field
 
+from sacorpus import settings as defaults
+
 try:  # brotli is a declared dependency, but the core must not die without it
     import brotli
 except ImportError:  # pragma: no cover
@@ -110,7 +112,7 @@ def decompress(
     body: bytes,
     content_encoding: str | None = None,
     *,
-    max_bytes: int = 50_000_000,
+    max_bytes: int = defaults.SACORPUS_GZIP_MAX_BYTES,
     keep_partial: bool = False,
 ) -> Decompressed:
     """Undo every compression layer found in ``body``; never raises on bad data.
