@@ -80,8 +80,8 @@ def precedes(other: str | None, mine: str | None) -> bool:
     """Whether a copy with order key ``other`` came before one with ``mine``.
 
     A missing key (an index entry written before keys existed, or a caller that gives none) keeps
-    arrival order: the copy already in the index came first. A key stored with ``+00:00`` dates is
-    read in the one form first.
+    arrival order: the copy already in the index came first. A key stored with ``+00:00`` or other
+    offset dates is read in the one form first.
     """
     return not other or not mine or _comparable(other) < _comparable(mine)
 
@@ -89,7 +89,7 @@ def precedes(other: str | None, mine: str | None) -> bool:
 def _comparable(key: str) -> str:
     """An order key with its two dates in the one stored form (keys are ``published\tfetched\turl``)."""
     parts = key.split("\t", 2)
-    if len(parts) < 3 or ("+" not in parts[0] and "+" not in parts[1]):
+    if len(parts) < 3 or all(stored_utc(p) == p for p in parts[:2]):
         return key
     return f"{stored_utc(parts[0])}\t{stored_utc(parts[1])}\t{parts[2]}"
 

@@ -11,7 +11,7 @@ from sacorpus.pipelines.dedup import apply_result
 from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.mongo import MongoStore
 from sacorpus.storage.sqlite import SQLiteStore
-from sacorpus.text.dedup import DedupConfig, dedup_article, hash64, normalize_text, order_key
+from sacorpus.text.dedup import DedupConfig, dedup_article, hash64, normalize_text, order_key, precedes
 from sacorpus.text.dedup_labels import Labeller, rebuild_index
 
 SUBJECTS = [
@@ -327,6 +327,9 @@ def test_old_rows_with_offset_dates_keep_the_publication_order(index_store: Arti
     )
     assert order_key(original.published_at, None, "u") < order_key(copies[0].published_at, None, "u")
     assert order_key("2024-05-01T23:30:00+00:00", None, "u") == order_key("2024-05-01T23:30:00Z", None, "u")
+    # keys an earlier version wrote into the index are read in the one form too
+    assert precedes("2024-05-01T23:00:00Z\t\tb", "2024-05-02T01:30:00+02:00\t\ta")
+    assert not precedes("2024-05-01T21:30:00-03:00\t\ta", "2024-05-02T00:00:00Z\t\tb")
     cfg = DedupConfig()
     assert _ingest(index_store, [*copies, original], cfg, batch=1) == 2
     assert index_store.get(original.url)["dedup_label"] == "unique"
