@@ -15,7 +15,8 @@ NEWSPIDER_MODULE = "sacorpus.spiders"
 COMMANDS_MODULE = "sacorpus.commands"
 
 # --- politeness -----------------------------------------------------------------------------------
-# Who we are and how to reach us: site operators see this in their logs.
+# Who we are and how to reach us: site operators see this in their logs. USER_AGENT follows the run's
+# SACORPUS_CONTACT_URL (-s, scrapyd setting=, environment) unless the run gives its own USER_AGENT.
 SACORPUS_CONTACT_URL = os.environ.get("SACORPUS_CONTACT_URL", "https://github.com/sacorpus/sacorpus")
 USER_AGENT = f"sacorpus/0.1 (+{SACORPUS_CONTACT_URL}; news corpus research crawler)"
 ROBOTSTXT_OBEY = True
@@ -129,10 +130,12 @@ SACORPUS_DEDUP_MAX_CANDIDATES = 50  # articles compared at most per new article
 SACORPUS_DEDUP_MAX_IDS = 64  # article ids kept per sentence hash (above MAX_ARTICLES_PER_SENTENCE)
 
 # --- storage --------------------------------------------------------------------------------------------
-# Backends are chosen by import path; MONGO_URI in the environment selects MongoDB.
+# Backends are chosen by import path. SACORPUS_STORE = None: MongoDB when the MONGO_URI setting is set
+# (-s, scrapyd setting=, or the environment), else SQLite; resolved from the crawl's final settings
+# (sacorpus.storage.base.store_path), never at import time.
 MONGO_URI = os.environ.get("MONGO_URI") or None
 MONGO_DATABASE = os.environ.get("MONGO_DATABASE", "sacorpus")
-SACORPUS_STORE = "sacorpus.storage.mongo.MongoStore" if MONGO_URI else "sacorpus.storage.sqlite.SQLiteStore"
+SACORPUS_STORE = None
 SACORPUS_SQLITE_PATH = os.environ.get("SACORPUS_SQLITE_PATH", "data/corpus.sqlite")
 SACORPUS_STORE_BATCH_SIZE = 50
 SACORPUS_STORE_FLUSH_SECONDS = 5  # a partial batch is written at least this often
@@ -182,4 +185,5 @@ SACORPUS_REDACT_LOGS = True  # passwords in URIs and password parameters masked 
 ADDONS = {
     "sacorpus.redact.RedactSecretsAddon": 0,  # first, before anything logs a URI
     "sacorpus.distributed.RedisFrontierAddon": 100,  # does nothing unless SACORPUS_REDIS_URL is set
+    "sacorpus.runsettings.RunSettingsAddon": 200,  # USER_AGENT from the run's SACORPUS_CONTACT_URL
 }

@@ -28,6 +28,7 @@ from typing import Any, Self
 logger = logging.getLogger(__name__)
 
 DEFAULT_STORE = "sacorpus.storage.sqlite.SQLiteStore"
+MONGO_STORE = "sacorpus.storage.mongo.MongoStore"
 DEFAULT_SQLITE_PATH = "data/corpus.sqlite"
 DEFAULT_SPILL_DIR = "data/spill"  # one spill file per store in here (SACORPUS_STORE_SPILL_DIR)
 DEFAULT_MONGO_DATABASE = "sacorpus"
@@ -96,9 +97,23 @@ def spill_path_for(settings: Any, store_key: str) -> str:
     return os.path.join(str(setting(settings, "SACORPUS_STORE_SPILL_DIR", DEFAULT_SPILL_DIR)), f"{key}.jsonl")
 
 
+def store_path(settings: Any) -> str:
+    """The import path of the store the settings select: ``SACORPUS_STORE`` when given, else MongoDB
+    when the ``MONGO_URI`` setting is set, else SQLite.
+
+    Why here and not in the settings module: a choice made when that module is imported sees only the
+    environment, so ``-s MONGO_URI=...`` and scrapyd's ``setting=MONGO_URI=...`` were ignored and the
+    articles went to SQLite. The crawl and every corpus command resolve it here, from final settings.
+    """
+    chosen = setting(settings, "SACORPUS_STORE")
+    if chosen:
+        return str(chosen)
+    return MONGO_STORE if setting(settings, "MONGO_URI") else DEFAULT_STORE
+
+
 def store_from_settings(settings: Any) -> ArticleStore:
-    """Build (not open) the store the settings select."""
-    return load_store_class(setting(settings, "SACORPUS_STORE", DEFAULT_STORE)).from_settings(settings)
+    """Build (not open) the store the settings select (see :func:`store_path`)."""
+    return load_store_class(store_path(settings)).from_settings(settings)
 
 
 def encode_spill_record(record: Mapping[str, Any]) -> str:
