@@ -156,6 +156,7 @@ SACORPUS_STORE_FAIL_FAST_SECONDS = 5.0
 
 # --- extensions ------------------------------------------------------------------------------------------
 EXTENSIONS = {
+    "sacorpus.runlock.RunLock": 90,  # one run per spider and store; before the store so it releases first
     "sacorpus.storage.shared.SharedStore": 100,  # the crawl's one store: spider, dedup and store stages share it
     "sacorpus.extensions.CrawlSummary": 500,
 }
@@ -187,3 +188,11 @@ ADDONS = {
     "sacorpus.distributed.RedisFrontierAddon": 100,  # does nothing unless SACORPUS_REDIS_URL is set
     "sacorpus.runsettings.RunSettingsAddon": 200,  # USER_AGENT from the run's SACORPUS_CONTACT_URL
 }
+
+# --- unattended operation: one run at a time, crawl health (README "Unattended operation") ------------
+# A second run of a spider with the same JOBDIR or the same store refuses to start (exit 1). The JOBDIR
+# and an SQLite store are locked with file locks that end with the process; MongoDB holds a lease that
+# the run renews every third of its length, so a killed run blocks the next for one length at most.
+# Distributed workers (SACORPUS_REDIS_URL) take no lock.
+SACORPUS_RUN_LOCK_ENABLED = True
+SACORPUS_RUN_LOCK_SECONDS = 120.0

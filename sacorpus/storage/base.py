@@ -226,13 +226,39 @@ class ArticleStorage(Connection):
 
 
 class RunState(Connection):
-    """A small key/value state of runs: feed poll state, Wayback windows done, ..."""
+    """The state of runs: a small key/value state (feed poll state, Wayback windows done, ...), one
+    health record per publication and run (``scrapy health`` reads them), and the lock that keeps two
+    runs of one spider off the same store."""
 
     @abstractmethod
     def get_state(self, key: str) -> dict[str, Any] | None: ...
 
     @abstractmethod
     def set_state(self, key: str, value: Mapping[str, Any]) -> None: ...
+
+    @abstractmethod
+    def add_run_record(self, record: Mapping[str, Any]) -> None:
+        """Append a run's health record (plain JSON values; ``publication`` and ``finished_at`` set)."""
+
+    @abstractmethod
+    def run_records(self, publication: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+        """The newest ``limit`` health records (of one publication), newest ``finished_at`` first."""
+
+    @abstractmethod
+    def acquire_run_lock(self, name: str, holder: str, seconds: float) -> str | None:
+        """Take the lock ``name`` for ``holder``: None when taken (or already ours), else who holds it.
+
+        A lock of a process that died must not stay stuck: it ends with the process, or after
+        ``seconds`` unless :meth:`renew_run_lock` extends it.
+        """
+
+    @abstractmethod
+    def renew_run_lock(self, name: str, holder: str, seconds: float) -> bool:
+        """Extend ``holder``'s lock by ``seconds`` from now; False when it is no longer ours."""
+
+    @abstractmethod
+    def release_run_lock(self, name: str, holder: str) -> None:
+        """Give the lock up (nothing happens when ``holder`` does not hold it)."""
 
 
 class DedupIndex(Connection):
