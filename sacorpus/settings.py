@@ -156,6 +156,7 @@ SACORPUS_STORE_FAIL_FAST_SECONDS = 5.0
 
 # --- extensions ------------------------------------------------------------------------------------------
 EXTENSIONS = {
+    "sacorpus.health.extension.CrawlHealth": 80,  # the run's health record, while the store is still open
     "sacorpus.runlock.RunLock": 90,  # one run per spider and store; before the store so it releases first
     "sacorpus.storage.shared.SharedStore": 100,  # the crawl's one store: spider, dedup and store stages share it
     "sacorpus.extensions.CrawlSummary": 500,
@@ -196,3 +197,9 @@ ADDONS = {
 # Distributed workers (SACORPUS_REDIS_URL) take no lock.
 SACORPUS_RUN_LOCK_ENABLED = True
 SACORPUS_RUN_LOCK_SECONDS = 120.0
+# Crawl health (sacorpus/health/): one record per publication and run in the store, a summary and
+# alarms in the log; `scrapy health` prints the history.
+SACORPUS_HEALTH_ENABLED = True
+SACORPUS_HEALTH_SHORT_TEXT_CHARS = 200  # a text shorter than this is "empty or short" (bot wall, paywall)
+SACORPUS_HEALTH_SHORT_SHARE = 0.5  # alarm when at least this share of a run's texts is empty or short
+SACORPUS_HEALTH_HISTORY_RUNS = 10  # earlier runs a run is compared with (fewer new articles than usual)
