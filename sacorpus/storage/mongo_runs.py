@@ -3,11 +3,14 @@
 Why a lease for the run lock: crawls on several machines share one MongoDB, so no file lock can see
 them all. A lease document (``run_locks``: ``_id`` the lock's name, its holder and an expiry) is taken
 only when absent, expired or already ours, in one atomic upsert; the run renews it while it crawls, so
-a killed run blocks the next one for one lease length at most.
+a killed run blocks the next one for one lease length at most, and not at all on the same machine: a
+lease whose holder's process is gone from this host is taken over at once.
 """
 
 from __future__ import annotations
 
+import os
+import socket
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -46,13 +49,24 @@ class MongoRunRecords(MongoFailFast):
     def acquire_run_lock(self, name: str, holder: str, seconds: float) -> str | None:
         now = time.time()
         free = {"_id": name, "$or": [{"holder": holder}, {"expires": {"$lt": now}}]}
-        lease = {"$set": {"holder": holder, "expires": now + seconds}}
+        lease = {
+            "$set": {
+                "holder": holder,
+                "expires": now + seconds,
+                "host": socket.gethostname(),
+                "pid": os.getpid(),
+            }
+        }
         try:
             self.db.run_locks.update_one(free, lease, upsert=True)
             return None
         except DuplicateKeyError:  # held by someone else and not expired
             try:
                 doc = self.db.run_locks.find_one({"_id": name}) or {}
+                if _dead_here(doc):
+                    taken = self.db.run_locks.update_one({"_id": name, "holder": doc.get("holder")}, lease)
+                    if taken.matched_count:
+                        return None
             except PyMongoError as exc:
                 raise self._failure(exc) from exc
             return str(doc.get("holder") or "another process")
@@ -69,10 +83,26 @@ class MongoRunRecords(MongoFailFast):
         return bool(found.matched_count)
 
     def release_run_lock(self, name: str, holder: str) -> None:
+        """Tried even within the fail-fast window of an outage: a lease left behind would hold the
+        next run off for a whole lease length."""
+        db = getattr(self, "_db", None)
         try:
-            self.db.run_locks.delete_one({"_id": name, "holder": holder})
+            (db if db is not None else self.db).run_locks.delete_one({"_id": name, "holder": holder})
         except PyMongoError as exc:
             raise self._failure(exc) from exc
+
+
+def _dead_here(lease: Mapping[str, Any]) -> bool:
+    """True when the lease's holder ran on this host and its process is gone (killed, crashed)."""
+    if lease.get("host") != socket.gethostname() or not isinstance(lease.get("pid"), int):
+        return False
+    try:
+        os.kill(int(lease["pid"]), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # it exists under another user
+        return False
+    return False
 
 
 __all__ = ["MongoRunRecords"]
