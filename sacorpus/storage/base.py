@@ -25,16 +25,19 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Self
 
+from sacorpus import settings as defaults
+
 logger = logging.getLogger(__name__)
 
 DEFAULT_STORE = "sacorpus.storage.sqlite.SQLiteStore"
 MONGO_STORE = "sacorpus.storage.mongo.MongoStore"
-DEFAULT_SQLITE_PATH = "data/corpus.sqlite"
-DEFAULT_SPILL_DIR = "data/spill"  # one spill file per store in here (SACORPUS_STORE_SPILL_DIR)
-DEFAULT_MONGO_DATABASE = "sacorpus"
+# the fallbacks for settings given as a plain dict are the settings module's own defaults (one place)
+DEFAULT_SQLITE_PATH: str = defaults.SACORPUS_SQLITE_PATH
+DEFAULT_SPILL_DIR: str = defaults.SACORPUS_STORE_SPILL_DIR  # one spill file per store in here
+DEFAULT_MONGO_DATABASE: str = defaults.MONGO_DATABASE
 #: the sentence-hash index keeps at most this many article ids per hash (its count keeps growing);
 #: a hash in more articles than SACORPUS_DEDUP_MAX_ARTICLES_PER_SENTENCE is boilerplate anyway.
-DEFAULT_DEDUP_MAX_IDS = 64
+DEFAULT_DEDUP_MAX_IDS: int = defaults.SACORPUS_DEDUP_MAX_IDS
 
 #: fields with real columns / indexes in both backends (the ones queried)
 INDEXED_FIELDS = (
