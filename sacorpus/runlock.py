@@ -31,6 +31,8 @@ from sacorpus.verdict import REFUSED
 logger = logging.getLogger(__name__)
 
 LOCK_LOST = "sacorpus/run/lock_lost"
+#: the finish reason of a run refused because another run of its spider is running
+REFUSED_REASON = "already_running"
 
 
 def holder_name(spider_name: str) -> str:
@@ -89,7 +91,7 @@ class RunLock:
         logger.error("%s; this run does not start", reason)
         if record:
             self.crawler.stats.set_value(REFUSED, reason)
-        await self.crawler.engine.close_spider_async(reason="already_running")
+        await self.crawler.engine.close_spider_async(reason=REFUSED_REASON)
 
     def _renew(self) -> Any:
         from twisted.internet.threads import deferToThread
@@ -124,4 +126,4 @@ class RunLock:
             self.store = None
 
 
-__all__ = ["LOCK_LOST", "RunLock", "holder_name"]
+__all__ = ["LOCK_LOST", "REFUSED_REASON", "RunLock", "holder_name"]

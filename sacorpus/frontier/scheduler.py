@@ -16,7 +16,7 @@ from typing import Any
 from scrapy.core.scheduler import Scheduler
 
 from sacorpus.frontier import jobstate
-from sacorpus.runlock import holder_name
+from sacorpus.runlock import REFUSED_REASON, holder_name
 from sacorpus.storage.filelock import FileLock
 from sacorpus.verdict import REFUSED
 
@@ -28,6 +28,7 @@ LOCK_FILE = "run.lock"
 
 class ResumableScheduler(Scheduler):
     jobdir_lock: FileLock | None = None
+    previous_job: dict | None = None
 
     def open(self, spider: Any) -> Any:
         self.job: jobstate.JobState | None = None
@@ -37,6 +38,7 @@ class ResumableScheduler(Scheduler):
             return super().open(spider)
         if self.dqdir:
             jobdir = Path(self.dqdir).parent
+            self.previous_job = jobstate.read(jobdir)
             self.job = jobstate.begin(jobdir)
             if self.job.recovered:
                 shutil.rmtree(self.dqdir, ignore_errors=True)
@@ -70,7 +72,9 @@ class ResumableScheduler(Scheduler):
 
     def close(self, reason: str) -> Any:
         result = super().close(reason)
-        if self.dqdir and self.job is not None:
+        if self.dqdir and self.job is not None and reason == REFUSED_REASON:
+            jobstate.restore(Path(self.dqdir).parent, self.previous_job)  # the store refused: no run
+        elif self.dqdir and self.job is not None:
             jobstate.end(Path(self.dqdir).parent, self.job, reason)
         if self.jobdir_lock is not None:
             self.jobdir_lock.release()

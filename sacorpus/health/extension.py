@@ -20,6 +20,7 @@ from scrapy.exceptions import NotConfigured
 
 from sacorpus.health.alarms import alarms
 from sacorpus.health.record import health_record, overdue_feeds
+from sacorpus.runlock import REFUSED_REASON
 from sacorpus.storage.base import StorageError
 from sacorpus.storage.shared import SharedStore
 from sacorpus.verdict import REFUSED
@@ -72,7 +73,7 @@ class CrawlHealth:
 
     def spider_closed(self, spider: Any, reason: str) -> None:
         stats = dict(self.crawler.stats.get_stats())
-        if stats.get(REFUSED) and reason == "already_running":
+        if stats.get(REFUSED) and reason == REFUSED_REASON:
             return  # not a run of its own: the running one reports
         stats.setdefault("finish_reason", reason)
         stats.setdefault("finish_time", datetime.now(UTC))

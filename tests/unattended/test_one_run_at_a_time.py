@@ -7,6 +7,7 @@ not leave its locks stuck: the next run starts and resumes.
 
 from __future__ import annotations
 
+import json
 import signal
 import sqlite3
 import subprocess
@@ -89,6 +90,10 @@ def test_a_second_run_refuses_while_the_first_completes(tmp_path, jobs):
     urls = stored(tmp_path)
     assert len(urls) == len(set(urls)) == len(big.articles), "an article was lost or stored twice"
     assert "run refused" not in (tmp_path / "crawl.log").read_text()
+    job = json.loads((tmp_path / "jobs" / "demo" / "sacorpus-job.json").read_text())
+    assert job["status"] == "finished", "the first run's job state was disturbed"
+    if jobs == "other-jobs":  # the refused run left its own JOBDIR as it found it: no run to resume
+        assert not (tmp_path / jobs / "demo" / "sacorpus-job.json").exists()
 
 
 def test_a_killed_run_leaves_no_stuck_lock(tmp_path):
