@@ -43,6 +43,10 @@ def run_failures(stats: Mapping[str, Any]) -> list[str]:
     failed_sources = _sum(stats, "sacorpus/source/", ("/failed",))
     if failed_sources and not _sum(stats, "sacorpus/source/", _SOURCE_READ):
         failures.append(f"every source failed ({failed_sources} feed/sitemap/archive requests, none read)")
+    if stats.get("sacorpus/run/lock_lost"):
+        failures.append(
+            "the run lock was lost while crawling: another run of this spider may have run at once"
+        )
     if stats.get("sacorpus/health/not_written"):
         failures.append(
             f"the run's health record could not be written: {stats['sacorpus/health/not_written']}"

@@ -223,6 +223,8 @@ def test_scrapyd_setting_mongo_uri_stores_in_mongodb(scrapyd, tmp_path, mongo_se
     client: MongoClient = MongoClient(mongo_server.uri, serverSelectionTimeoutMS=5000)
     try:
         assert client[database]["articles"].count_documents({"publication": "demo"}) >= 6, log[-3000:]
+        (health,) = client[database]["run_health"].find({"publication": "demo"})
+        assert health["articles_new"] >= 6 and health["failures"] == [], health
     finally:
         client.drop_database(database)
         client.close()
