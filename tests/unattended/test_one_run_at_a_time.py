@@ -23,6 +23,7 @@ from sacorpus.demo.server import SiteServer
 
 pytestmark = pytest.mark.slow
 N = 120
+PACE = ["-s", "DOWNLOAD_DELAY=0.25"]  # slow enough to still run while a second run starts
 SLOW = ["-s", "CONCURRENT_REQUESTS=2", "-s", "DOWNLOAD_DELAY=0.05", "-s", "SACORPUS_DEDUP_ENABLED=False"]
 
 
@@ -61,7 +62,7 @@ def wait_stored(workdir: Path, proc: subprocess.Popen, at_least: int) -> None:
 def test_a_second_run_refuses_while_the_first_completes(tmp_path, jobs):
     big = build_big_site(N)
     with SiteServer(big.resources) as server:
-        first = start(tmp_path, server.base_url, *SLOW)
+        first = start(tmp_path, server.base_url, *SLOW, *PACE)
         try:
             wait_stored(tmp_path, first, 5)
             served_before = len(server.requests)
@@ -128,3 +129,45 @@ def test_redis_workers_take_no_lock():
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert "exempt: distributed workers share one run" in out.stdout, out.stdout + out.stderr
+
+
+def test_a_second_run_on_the_same_mongodb_refuses(tmp_path, mongo_server):
+    """Two machines cannot share a file lock: the MongoDB store holds a lease the running crawl renews."""
+    from pymongo import MongoClient
+
+    database = f"{mongo_server.database}_lease"
+    mongo = ["-s", f"MONGO_URI={mongo_server.uri}", "-s", f"MONGO_DATABASE={database}"]
+    client: MongoClient = MongoClient(mongo_server.uri, serverSelectionTimeoutMS=5000)
+    articles = client[database]["articles"]
+    big = build_big_site(N)
+    try:
+        with SiteServer(big.resources) as server:
+            first = start(
+                tmp_path, server.base_url, *SLOW, *mongo, "-s", "SACORPUS_RUN_LOCK_SECONDS=3", *PACE
+            )
+            try:
+                deadline = time.monotonic() + 120
+                while articles.count_documents({}) < 5:
+                    assert first.poll() is None, (tmp_path / "crawl.log").read_text()[-3000:]
+                    assert time.monotonic() < deadline, "the first run stored too little in time"
+                    time.sleep(0.2)
+                time.sleep(3)  # longer than the lease: only its renewal keeps it
+                second = subprocess.run(
+                    [*SCRAPY, "crawl", "demo", *FAST, *mongo,
+                     "-s", f"SACORPUS_JOBDIR_ROOT={tmp_path / 'second-jobs'}",
+                     "-a", f"base_url={server.base_url}", "-a", "sources=sitemaps"],
+                    cwd=REPO, capture_output=True, text=True, timeout=120,
+                )  # fmt: skip
+                assert first.poll() is None, "the first run ended before the second was tried"
+                assert first.wait(timeout=240) == 0, (tmp_path / "crawl.log").read_text()[-3000:]
+            finally:
+                if first.poll() is None:
+                    first.kill()
+        log = second.stdout + second.stderr
+        assert second.returncode == 1, log[-3000:]
+        assert "sacorpus: demo: run refused: another run of demo is using MongoStore(" in log
+        assert articles.count_documents({}) == len(big.articles)
+        assert client[database]["run_locks"].count_documents({}) == 0, "the finished run gave its lease back"
+    finally:
+        client.drop_database(database)
+        client.close()
