@@ -20,7 +20,6 @@ from scrapy.exceptions import NotConfigured
 
 from sacorpus.health.alarms import alarms
 from sacorpus.health.record import health_record, overdue_feeds
-from sacorpus.runlock import REFUSED_REASON
 from sacorpus.storage.base import StorageError
 from sacorpus.storage.shared import SharedStore
 from sacorpus.verdict import REFUSED
@@ -73,8 +72,8 @@ class CrawlHealth:
 
     def spider_closed(self, spider: Any, reason: str) -> None:
         stats = dict(self.crawler.stats.get_stats())
-        if stats.get(REFUSED) and reason == REFUSED_REASON:
-            return  # not a run of its own: the running one reports
+        if stats.get(REFUSED):  # refused (another run is running, the store is unusable): no run to report
+            return
         stats.setdefault("finish_reason", reason)
         stats.setdefault("finish_time", datetime.now(UTC))
         publication = getattr(getattr(spider, "publication", None), "slug", None) or spider.name
