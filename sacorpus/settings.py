@@ -15,7 +15,8 @@ NEWSPIDER_MODULE = "sacorpus.spiders"
 COMMANDS_MODULE = "sacorpus.commands"
 
 # --- politeness -----------------------------------------------------------------------------------
-# Who we are and how to reach us: site operators see this in their logs.
+# Who we are and how to reach us: site operators see this in their logs. USER_AGENT follows the run's
+# SACORPUS_CONTACT_URL (-s, scrapyd setting=, environment) unless the run gives its own USER_AGENT.
 SACORPUS_CONTACT_URL = os.environ.get("SACORPUS_CONTACT_URL", "https://github.com/sacorpus/sacorpus")
 USER_AGENT = f"sacorpus/0.1 (+{SACORPUS_CONTACT_URL}; news corpus research crawler)"
 ROBOTSTXT_OBEY = True
@@ -128,10 +129,12 @@ SACORPUS_DEDUP_MAX_CANDIDATES = 50  # articles compared at most per new article
 SACORPUS_DEDUP_MAX_IDS = 64  # article ids kept per sentence hash (above MAX_ARTICLES_PER_SENTENCE)
 
 # --- storage --------------------------------------------------------------------------------------------
-# Backends are chosen by import path; MONGO_URI in the environment selects MongoDB.
+# Backends are chosen by import path. SACORPUS_STORE = None: MongoDB when the MONGO_URI setting is set
+# (-s, scrapyd setting=, or the environment), else SQLite; resolved from the crawl's final settings
+# (sacorpus.storage.base.store_path), never at import time.
 MONGO_URI = os.environ.get("MONGO_URI") or None
 MONGO_DATABASE = os.environ.get("MONGO_DATABASE", "sacorpus")
-SACORPUS_STORE = "sacorpus.storage.mongo.MongoStore" if MONGO_URI else "sacorpus.storage.sqlite.SQLiteStore"
+SACORPUS_STORE = None
 SACORPUS_SQLITE_PATH = os.environ.get("SACORPUS_SQLITE_PATH", "data/corpus.sqlite")
 SACORPUS_STORE_BATCH_SIZE = 50
 SACORPUS_STORE_FLUSH_SECONDS = 5  # a partial batch is written at least this often
@@ -152,6 +155,8 @@ SACORPUS_STORE_FAIL_FAST_SECONDS = 5.0
 
 # --- extensions ------------------------------------------------------------------------------------------
 EXTENSIONS = {
+    "sacorpus.health.extension.CrawlHealth": 80,  # the run's health record, while the store is still open
+    "sacorpus.runlock.RunLock": 90,  # one run per spider and store; before the store so it releases first
     "sacorpus.storage.shared.SharedStore": 100,  # the crawl's one store: spider, dedup and store stages share it
     "sacorpus.extensions.CrawlSummary": 500,
 }
@@ -181,4 +186,19 @@ SACORPUS_REDACT_LOGS = True  # passwords in URIs and password parameters masked 
 ADDONS = {
     "sacorpus.redact.RedactSecretsAddon": 0,  # first, before anything logs a URI
     "sacorpus.distributed.RedisFrontierAddon": 100,  # does nothing unless SACORPUS_REDIS_URL is set
+    "sacorpus.runsettings.RunSettingsAddon": 200,  # USER_AGENT from the run's SACORPUS_CONTACT_URL
 }
+
+# --- unattended operation: one run at a time, crawl health (README "Unattended operation") ------------
+# A second run of a spider with the same JOBDIR or the same store refuses to start (exit 1). The JOBDIR
+# and an SQLite store are locked with file locks that end with the process; MongoDB holds a lease that
+# the run renews every third of its length, so a killed run blocks the next for one length at most.
+# Distributed workers (SACORPUS_REDIS_URL) take no lock.
+SACORPUS_RUN_LOCK_ENABLED = True
+SACORPUS_RUN_LOCK_SECONDS = 120.0
+# Crawl health (sacorpus/health/): one record per publication and run in the store, a summary and
+# alarms in the log; `scrapy health` prints the history.
+SACORPUS_HEALTH_ENABLED = True
+SACORPUS_HEALTH_SHORT_TEXT_CHARS = 200  # a text shorter than this is "empty or short" (bot wall, paywall)
+SACORPUS_HEALTH_SHORT_SHARE = 0.5  # alarm when at least this share of a run's texts is empty or short
+SACORPUS_HEALTH_HISTORY_RUNS = 10  # earlier runs a run is compared with (fewer new articles than usual)

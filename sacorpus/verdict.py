@@ -43,7 +43,40 @@ def run_failures(stats: Mapping[str, Any]) -> list[str]:
     failed_sources = _sum(stats, "sacorpus/source/", ("/failed",))
     if failed_sources and not _sum(stats, "sacorpus/source/", _SOURCE_READ):
         failures.append(f"every source failed ({failed_sources} feed/sitemap/archive requests, none read)")
+    if stats.get("sacorpus/run/lock_lost"):
+        failures.append(
+            "the run lock was lost while crawling: another run of this spider may have run at once"
+        )
+    if stats.get("sacorpus/health/not_written"):
+        failures.append(
+            f"the run's health record could not be written: {stats['sacorpus/health/not_written']}"
+        )
+    if not refused:
+        failures += _did_nothing(stats)
     return failures
+
+
+def _did_nothing(stats: Mapping[str, Any]) -> list[str]:
+    """A run that fetched nothing, or asked for new articles and got none, did not do its job.
+
+    A run that finds nothing new (feeds read, everything already stored) asks for no article and
+    passes; one whose article requests all failed (a bot wall, a changed site) does not.
+    """
+    requests = _int(stats, "downloader/request_count")
+    if requests and not _int(stats, "downloader/response_count"):
+        return [f"fetched nothing: {requests} requests, no response (offline, DNS, or the site refused us?)"]
+    wanted = _int(stats, "sacorpus/article/requested")
+    if wanted and not _int(stats, "item_scraped_count") and stats.get("finish_reason") == "finished":
+        failed = _int(stats, "sacorpus/article/failed")
+        return [
+            f"stored nothing: {wanted} new articles were found, none arrived ({failed} failed to download)"
+        ]
+    return []
+
+
+def _int(stats: Mapping[str, Any], key: str) -> int:
+    value = stats.get(key, 0)
+    return int(value) if isinstance(value, int | float) else 0
 
 
 __all__ = ["REFUSED", "run_failures"]

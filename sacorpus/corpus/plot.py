@@ -113,3 +113,43 @@ def plot_monthly(
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, format="png")
     return path
+
+
+def plot_runs(
+    runs: list[tuple[str, str, int, bool]], path: str | Path, *, title: str = "New articles per run"
+) -> Path:
+    """Draw new articles per run per publication to a PNG; runs with alarms are marked with a red X.
+
+    ``runs`` holds (publication, finished_at ISO, new articles, alarmed), in any order. The health
+    history shares the stats chart's canvas and colours, so the two plots read alike.
+    """
+    from datetime import datetime
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(11, 5.5), dpi=110)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(1, 1, 1)
+    pubs = sorted({pub for pub, *_ in runs})
+    for colour, pub in zip(_colours(len(pubs)), pubs, strict=True):
+        mine = sorted((datetime.fromisoformat(when), new, bad) for p, when, new, bad in runs if p == pub)
+        when: list[Any] = [w for w, _, _ in mine]  # matplotlib draws datetimes on a date axis
+        ax.plot(when, [n for _, n, _ in mine], marker="o", color=colour, label=pub)
+        alarmed: list[Any] = [w for w, _, bad in mine if bad]
+        if alarmed:
+            counts = [n for _, n, bad in mine if bad]
+            ax.scatter(alarmed, counts, marker="x", s=90, color="red", zorder=3)
+    if not runs:
+        ax.text(0.5, 0.5, "no runs recorded", ha="center", va="center", transform=ax.transAxes)
+    else:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="publication (x: alarm)")
+        ax.set_ylabel("new articles")
+        ax.grid(True, axis="y", alpha=0.3)
+        fig.autofmt_xdate()
+    ax.set_title(title)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png")
+    return path

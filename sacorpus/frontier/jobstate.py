@@ -75,6 +75,17 @@ def begin(jobdir: str | Path) -> JobState:
     return state
 
 
+def restore(jobdir: str | Path, previous: dict | None) -> None:
+    """Put back the job file a run found (a run refused after it opened the JOBDIR did no run)."""
+    path = Path(jobdir, FILENAME)
+    if previous is None:
+        path.unlink(missing_ok=True)
+        return
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(previous), encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def end(jobdir: str | Path, state: JobState, reason: str) -> None:
     state.status = "finished" if reason == "finished" else "paused"
     write(jobdir, state)

@@ -164,16 +164,19 @@ class StorePipeline:
             await maybe_deferred_to_future(next(iter(self._pending)))
 
     async def _write_batch(self, batch: list[dict[str, Any]]) -> None:
-        stored, errors, spilled = await self._worker.run(self._write, batch)
+        stored, errors, spilled, kinds = await self._worker.run(self._write, batch)
         self._stored_this_run += stored
+        for kind, n in kinds.items():
+            self.count.inc(kind, n)
         self.count.inc("stored", stored)
         self.count.inc("errors", errors)
         self.count.inc("spilled", spilled)
         if spilled and self.stats is not None:
             self.stats.set_value("sacorpus/store/spill_path", self.spill_path)
 
-    def _write(self, batch: list[dict[str, Any]]) -> tuple[int, int, int]:
-        """Worker thread: upsert with retries and backoff, else spill. Returns (stored, errors, spilled).
+    def _write(self, batch: list[dict[str, Any]]) -> tuple[int, int, int, dict[str, int]]:
+        """Worker thread: upsert with retries and backoff, else spill. Returns (stored, errors, spilled,
+        what the stored batch was: new / updated / unchanged articles).
 
         After a batch failed for good the store counts as down for ``cooloff`` seconds: batches in that
         time are spilled at once (one attempt, no backoff), so an outage costs one retry cycle, not one
@@ -184,9 +187,10 @@ class StorePipeline:
         for attempt in range(attempts):
             try:
                 self.shared.open()
+                kinds = self._kinds(batch)
                 self.store.upsert_articles(batch)
                 self._down_until = 0.0
-                return len(batch), errors, 0
+                return len(batch), errors, 0, kinds
             except StorageError as exc:
                 errors += 1
                 logger.warning(
@@ -203,7 +207,22 @@ class StorePipeline:
                 logger.exception("unexpected error writing %d articles: %s", len(batch), exc)
                 break
         self._down_until = time.monotonic() + self.cooloff
-        return 0, errors, self._spill(batch)
+        return 0, errors, self._spill(batch), {}
+
+    def _kinds(self, batch: list[dict[str, Any]]) -> dict[str, int]:
+        """How many records of ``batch`` are new to the store, change a stored text, or repeat it.
+
+        Why: crawl health tells a run that found fresh news from one that only fetched again what it had
+        (``-a refetch=1``); only URLs already stored (rare outside refetch runs) are read back.
+        """
+        known = self.store.has_urls([r["url"] for r in batch])
+        kinds = {"new": len(batch) - len(known), "updated": 0, "unchanged": 0}
+        for record in batch:
+            if record["url"] in known:
+                old = self.store.get(record["url"]) or {}
+                same = (old.get("title"), old.get("text")) == (record.get("title"), record.get("text"))
+                kinds["unchanged" if same else "updated"] += 1
+        return kinds
 
     def _spill(self, batch: list[dict[str, Any]]) -> int:
         try:

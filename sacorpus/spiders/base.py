@@ -246,6 +246,7 @@ class PublicationSpider(scrapy.Spider):
                 self.budget.max_entries,
             )
         source_url = response.meta.get("sacorpus_source_url") or self.logical_url(response.url)
+        stats.inc_value("sacorpus/article/requested", len(taken))  # the run's verdict: did any arrive?
         for rank, (logical, fallback) in enumerate(taken):
             request = self.article_request(logical, kind, source_url, dict(fallback))
             request.priority = interleave_priority(rank)

@@ -30,9 +30,11 @@ from sacorpus import settings as defaults
 logger = logging.getLogger(__name__)
 
 DEFAULT_STORE = "sacorpus.storage.sqlite.SQLiteStore"
-DEFAULT_SQLITE_PATH = "data/corpus.sqlite"
+MONGO_STORE = "sacorpus.storage.mongo.MongoStore"
+# the fallbacks for settings given as a plain dict are the settings module's own defaults (one place)
+DEFAULT_SQLITE_PATH: str = defaults.SACORPUS_SQLITE_PATH
 DEFAULT_SPILL_DIR: str = defaults.SACORPUS_STORE_SPILL_DIR  # one spill file per store in here
-DEFAULT_MONGO_DATABASE = "sacorpus"
+DEFAULT_MONGO_DATABASE: str = defaults.MONGO_DATABASE
 #: the sentence-hash index keeps at most this many article ids per hash (its count keeps growing);
 #: a hash in more articles than SACORPUS_DEDUP_MAX_ARTICLES_PER_SENTENCE is boilerplate anyway.
 DEFAULT_DEDUP_MAX_IDS: int = defaults.SACORPUS_DEDUP_MAX_IDS
@@ -98,9 +100,23 @@ def spill_path_for(settings: Any, store_key: str) -> str:
     return os.path.join(str(setting(settings, "SACORPUS_STORE_SPILL_DIR", DEFAULT_SPILL_DIR)), f"{key}.jsonl")
 
 
+def store_path(settings: Any) -> str:
+    """The import path of the store the settings select: ``SACORPUS_STORE`` when given, else MongoDB
+    when the ``MONGO_URI`` setting is set, else SQLite.
+
+    Why here and not in the settings module: a choice made when that module is imported sees only the
+    environment, so ``-s MONGO_URI=...`` and scrapyd's ``setting=MONGO_URI=...`` were ignored and the
+    articles went to SQLite. The crawl and every corpus command resolve it here, from final settings.
+    """
+    chosen = setting(settings, "SACORPUS_STORE")
+    if chosen:
+        return str(chosen)
+    return MONGO_STORE if setting(settings, "MONGO_URI") else DEFAULT_STORE
+
+
 def store_from_settings(settings: Any) -> ArticleStore:
-    """Build (not open) the store the settings select."""
-    return load_store_class(setting(settings, "SACORPUS_STORE", DEFAULT_STORE)).from_settings(settings)
+    """Build (not open) the store the settings select (see :func:`store_path`)."""
+    return load_store_class(store_path(settings)).from_settings(settings)
 
 
 def encode_spill_record(record: Mapping[str, Any]) -> str:
@@ -213,13 +229,39 @@ class ArticleStorage(Connection):
 
 
 class RunState(Connection):
-    """A small key/value state of runs: feed poll state, Wayback windows done, ..."""
+    """The state of runs: a small key/value state (feed poll state, Wayback windows done, ...), one
+    health record per publication and run (``scrapy health`` reads them), and the lock that keeps two
+    runs of one spider off the same store."""
 
     @abstractmethod
     def get_state(self, key: str) -> dict[str, Any] | None: ...
 
     @abstractmethod
     def set_state(self, key: str, value: Mapping[str, Any]) -> None: ...
+
+    @abstractmethod
+    def add_run_record(self, record: Mapping[str, Any]) -> None:
+        """Append a run's health record (plain JSON values; ``publication`` and ``finished_at`` set)."""
+
+    @abstractmethod
+    def run_records(self, publication: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+        """The newest ``limit`` health records (of one publication), newest ``finished_at`` first."""
+
+    @abstractmethod
+    def acquire_run_lock(self, name: str, holder: str, seconds: float) -> str | None:
+        """Take the lock ``name`` for ``holder``: None when taken (or already ours), else who holds it.
+
+        A lock of a process that died must not stay stuck: it ends with the process, or after
+        ``seconds`` unless :meth:`renew_run_lock` extends it.
+        """
+
+    @abstractmethod
+    def renew_run_lock(self, name: str, holder: str, seconds: float) -> bool:
+        """Extend ``holder``'s lock by ``seconds`` from now; False when it is no longer ours."""
+
+    @abstractmethod
+    def release_run_lock(self, name: str, holder: str) -> None:
+        """Give the lock up (nothing happens when ``holder`` does not hold it)."""
 
 
 class DedupIndex(Connection):

@@ -35,6 +35,7 @@ from sacorpus.storage.base import (
     spill_path_for,
 )
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
+from sacorpus.storage.mongo_runs import MongoRunRecords
 
 logger = logging.getLogger(__name__)
 
@@ -114,7 +115,7 @@ def _from_doc(doc: Mapping[str, Any], with_body: bool = True) -> dict[str, Any]:
     return record
 
 
-class MongoStore(MongoDedupIndex, ArticleStore):
+class MongoStore(MongoDedupIndex, MongoRunRecords, ArticleStore):
     """Articles, state and the dedup index in a MongoDB (or SecantusDB) database."""
 
     def __init__(
@@ -177,6 +178,7 @@ class MongoStore(MongoDedupIndex, ArticleStore):
             db.articles.create_index([("publication", ASCENDING), ("_order", ASCENDING)])
             for name in ("text_hash", "canonical_key", "slug_key"):
                 db.dedup_docs.create_index([(name, ASCENDING)])
+            db.run_health.create_index([("publication", ASCENDING), ("finished_at", ASCENDING)])
         except PyMongoError as exc:
             raise StorageError(f"cannot open {self!r}: {exc}") from exc
         self._client, self._db = client, db

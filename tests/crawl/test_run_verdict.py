@@ -51,3 +51,10 @@ def test_verdict_reasons():
     )
     assert "LOST" in run_failures({"sacorpus/store/lost": 1})[0]
     assert run_failures({REFUSED: "store down"}) == ["run refused: store down"]
+    assert run_failures({"downloader/request_count": 3})[0].startswith("fetched nothing: 3 requests")
+    assert run_failures({"downloader/request_count": 3, "downloader/response_count": 3}) == []
+    wanted = {"downloader/request_count": 9, "downloader/response_count": 9, "sacorpus/article/requested": 5}
+    assert run_failures({**wanted, "finish_reason": "finished"})[0].startswith("stored nothing: 5 new")
+    assert run_failures({**wanted, "finish_reason": "finished", "item_scraped_count": 1}) == []
+    assert run_failures({**wanted, "finish_reason": "shutdown"}) == []  # stopped by hand: not judged
+    assert "lock was lost" in run_failures({"sacorpus/run/lock_lost": 1})[0]

@@ -179,3 +179,53 @@ def test_demo_crawl_runs_on_scrapyd(scrapyd, tmp_path):
     with sqlite3.connect(db) as conn:
         (n,) = conn.execute("select count(*) from articles").fetchone()
     assert n >= 8, log[-3000:]
+
+
+def _wait_finished(base: str, jobid: str, timeout: float = 240) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        jobs = _get(f"{base}/listjobs.json?project=sacorpus")
+        if any(j["id"] == jobid for j in jobs["finished"]):
+            return
+        time.sleep(1)
+    pytest.fail("the scheduled crawl did not finish in time")
+
+
+def test_scrapyd_setting_mongo_uri_stores_in_mongodb(scrapyd, tmp_path, mongo_server):
+    """scrapyd's ``setting=MONGO_URI=...`` selects MongoDB (it used to be ignored for SQLite)."""
+    from pymongo import MongoClient
+
+    base, home = scrapyd
+    egg = build_egg(tmp_path)
+    added = _post_multipart(
+        f"{base}/addversion.json",
+        {"project": "sacorpus", "version": "1"},
+        {"egg": ("sacorpus.egg", egg.read_bytes())},
+    )
+    assert added["status"] == "ok", added
+    database = f"{mongo_server.database}_scrapyd"
+    db = tmp_path / "not-used.sqlite"
+    job = _post(
+        f"{base}/schedule.json",
+        [
+            ("project", "sacorpus"),
+            ("spider", "demo"),
+            ("setting", f"MONGO_URI={mongo_server.uri}"),
+            ("setting", f"MONGO_DATABASE={database}"),
+            ("setting", f"SACORPUS_SQLITE_PATH={db}"),
+            ("setting", f"SACORPUS_JOBDIR_ROOT={tmp_path / 'jobs'}"),
+            ("setting", "SACORPUS_MAX_ARTICLES=6"),
+        ],
+    )
+    assert job["status"] == "ok", job
+    _wait_finished(base, job["jobid"])
+    log = next((home / "logs" / "sacorpus" / "demo").glob("*.log")).read_text()
+    client: MongoClient = MongoClient(mongo_server.uri, serverSelectionTimeoutMS=5000)
+    try:
+        assert client[database]["articles"].count_documents({"publication": "demo"}) >= 6, log[-3000:]
+        (health,) = client[database]["run_health"].find({"publication": "demo"})
+        assert health["articles_new"] >= 6 and health["failures"] == [], health
+    finally:
+        client.drop_database(database)
+        client.close()
+    assert not db.exists(), "articles went to SQLite although setting=MONGO_URI was given"
