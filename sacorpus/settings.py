@@ -183,3 +183,22 @@ ADDONS = {
     "sacorpus.redact.RedactSecretsAddon": 0,  # first, before anything logs a URI
     "sacorpus.distributed.RedisFrontierAddon": 100,  # does nothing unless SACORPUS_REDIS_URL is set
 }
+
+# --- scheduling: `scrapy schedule` starts crawls at each feed's own pace (sacorpus/scheduling) ---------
+# The clamps of the adaptive poll interval (seconds); the crawls and the scheduler read the same ones.
+SACORPUS_POLL_MIN_INTERVAL = 300  # 5 minutes
+SACORPUS_POLL_MAX_INTERVAL = 43_200  # 12 hours
+SACORPUS_POLL_DEFAULT_INTERVAL = 1800  # a feed with too little history: every 30 minutes
+# A clock faster than real time (trial runs of a pace, tests): simulated time equals real time at the
+# origin (epoch seconds) and runs SPEED times faster after it; the scheduler passes both to its crawls.
+SACORPUS_CLOCK_ORIGIN = os.environ.get("SACORPUS_CLOCK_ORIGIN") or None
+SACORPUS_CLOCK_SPEED = float(os.environ.get("SACORPUS_CLOCK_SPEED") or 1.0)
+SACORPUS_SCHEDULE_MAX_CONCURRENT = 2  # crawls running at once (`--max-concurrent`)
+SACORPUS_SCHEDULE_TIMEOUT = 6 * 3600  # real seconds before a crawl is stopped as hung (`--timeout`)
+SACORPUS_SCHEDULE_KILL_AFTER = 60  # real seconds between asking a crawl to stop and killing it
+SACORPUS_SCHEDULE_BACKOFF = 600  # real seconds before a failed publication is retried; doubles per failure
+SACORPUS_SCHEDULE_BACKOFF_MAX = 6 * 3600
+SACORPUS_SCHEDULE_SCRAPYD_PROJECT = "sacorpus"  # the project name the egg was deployed under
+# Publication files outside the package (validated like the shipped ones); each one gets a spider
+SACORPUS_PUBLICATIONS_DIR = os.environ.get("SACORPUS_PUBLICATIONS_DIR", "")
+SPIDER_LOADER_CLASS = "sacorpus.spiders.loader.PublicationSpiderLoader"
