@@ -138,9 +138,10 @@ class Command(ScrapyCommand):
             print(cron_lines(opts, slugs, self.settings.getint("SACORPUS_POLL_MIN_INTERVAL")))
             return
         clock = self.clock(opts)
+        states = StoreStates(self.settings)
         scheduler = Scheduler(
             sources,
-            StoreStates(self.settings),
+            states,
             self.launcher(opts, clock),
             clock,
             poll_limits(self.settings),
