@@ -181,7 +181,7 @@ class Command(ScrapyCommand):
             backoff=settings.getfloat("SACORPUS_SCHEDULE_BACKOFF"),
             backoff_max=settings.getfloat("SACORPUS_SCHEDULE_BACKOFF_MAX"),
             once=opts.once,
-            check_every=5.0 if opts.scrapyd else 1.0,
+            check_every=5.0 if opts.scrapyd else 0.25,
         )
 
     def launcher(self, opts: argparse.Namespace, clock: Clock) -> LocalLauncher | ScrapydLauncher:

@@ -48,7 +48,7 @@ class Options:
 
 
 def _at(when: datetime | None) -> str:
-    return "now" if when is None else when.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return "now" if when is None else when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class Scheduler:
@@ -73,6 +73,10 @@ class Scheduler:
         self.errors = 0
         self.stopping = threading.Event()
         self.once_left: list[str] | None = None
+        self.blocked_elsewhere = False  # a due publication runs on the server: look again soon
+        self._plans: list[PublicationDue] | None = None
+        self._read_at = 0.0  # real time of the last read
+        self._wake = 0.0  # clock time of the next due or backoff end
 
     # --- the loop ----------------------------------------------------------------------------------
 
@@ -88,12 +92,14 @@ class Scheduler:
             self.options.max_concurrent,
             f" (clock {self.clock.speed:g}x real time)" if self.clock.simulated else "",
         )
-        while not self.stopping.is_set():
-            wait = self.tick()
-            if wait is None:
-                break
-            self.stopping.wait(wait)
-        self.shutdown()
+        try:
+            while not self.stopping.is_set():
+                wait = self.tick()
+                if wait is None:
+                    break
+                self.stopping.wait(wait)
+        finally:  # whatever ends the loop, no crawl is left behind unwatched
+            self.shutdown()
         return 1 if self.failed_runs or self.errors else 0
 
     def request_stop(self, signum: int = 0, frame: object = None) -> None:
@@ -105,8 +111,8 @@ class Scheduler:
         """One round of decisions; real seconds to wait before the next (None: done)."""
         self.reap()
         self.check_timeouts()
-        plans = self.plans()
         now = self.clock.now()
+        plans = self.plans(now)
         if plans is not None:
             self.report_finished(plans)
             self.start_due(plans, now)
@@ -118,25 +124,38 @@ class Scheduler:
             return self.options.check_every
         return self.wait_for(plans, now)
 
-    def plans(self) -> list[PublicationDue] | None:
+    def plans(self, now: datetime) -> list[PublicationDue] | None:
+        """The due times, read from the store again only when they can have changed: a crawl finished,
+        a due or backoff time came, a job on the server may have finished, or ``idle_max`` passed."""
+        fresh = (
+            self._plans is None
+            or self.finished_now
+            or self.blocked_elsewhere
+            or now.timestamp() >= self._wake
+            or time.monotonic() - self._read_at >= self.options.idle_max
+        )
+        if not fresh:
+            return self._plans
         urls = [u for urls in self.sources.values() for u in urls]
         try:
             states = self.read_states(urls)
         except Exception as exc:  # the store is down: one line, tried again on the next round
             logger.error("poll states not readable: %s", exc)
             self.errors += 1
+            self._plans = None
             return None
-        return plan(self.sources, states, self.limits)
+        self._plans, self._read_at = plan(self.sources, states, self.limits), time.monotonic()
+        return self._plans
 
     def wait_for(self, plans: list[PublicationDue] | None, now: datetime) -> float:
         """Until the next due time or backoff end, or the next look at running or blocked crawls."""
         options, stamp = self.options, now.timestamp()
-        blocked = any(p.is_due(now) and p.slug not in self.running for p in plans or ())
-        wait = options.check_every if self.running or blocked else options.idle_max
+        wait = options.check_every if self.running or self.blocked_elsewhere else options.idle_max
         future = [t for t in self.not_before.values() if t > stamp]
         for p in plans or ():
-            if p.slug not in self.running and p.due_at is not None and p.due_at > now:
+            if p.paced and p.slug not in self.running and p.due_at is not None and p.due_at > now:
                 future.append(p.due_at.timestamp())
+        self._wake = min(future) if future else float("inf")
         if future:
             wait = min(wait, self.clock.real_seconds(min(future) - stamp))
         return max(wait, 0.05)
@@ -153,6 +172,7 @@ class Scheduler:
             due = [p for p in due if p.slug in self.once_left]
         candidates = [p for p in due if p.slug not in self.running]
         elsewhere = self.ask_elsewhere([p.slug for p in candidates])
+        self.blocked_elsewhere = bool(elsewhere)
         for p in due:
             self.decide(p, now, elsewhere)
 
@@ -200,7 +220,7 @@ class Scheduler:
             return
         job.extra["clock_start"] = now.timestamp()
         self.running[slug] = job
-        logger.info("%s: started crawl %s (%s)", slug, job.ident, reason)
+        logger.info("%s: started crawl %s at %s (%s)", slug, job.ident, _at(now), reason)
 
     def failed(self, slug: str, now: datetime) -> None:
         self.failed_runs += 1
@@ -226,12 +246,18 @@ class Scheduler:
             del self.running[slug]
             now = self.clock.now()
             took = time.monotonic() - job.started
+            if self.stopping.is_set() and job.stop_asked is not None:  # asked to stop by us: no failure
+                logger.info(
+                    "%s: crawl %s stopped at %s: %s after %.1f s", slug, job.ident, _at(now), how, took
+                )
+                continue
             logger.log(
                 logging.INFO if ok else logging.ERROR,
-                "%s: crawl %s %s: %s after %.1f s",
+                "%s: crawl %s %s at %s: %s after %.1f s",
                 slug,
                 job.ident,
                 "finished" if ok else "failed",
+                _at(now),
                 how,
                 took,
             )

@@ -50,7 +50,7 @@ class PublicationDue:
         """The earliest due time of its sources (None: a source was never polled, due at once)."""
         if self.never_polled:
             return None
-        return min(s.due_at for s in self.sources if s.due_at is not None)
+        return min((s.due_at for s in self.sources if s.due_at is not None), default=None)
 
     def is_due(self, now: datetime) -> bool:
         if not self.sources:
@@ -63,7 +63,8 @@ class PublicationDue:
         if self.never_polled:
             return f"never polled: {self.never_polled[0]}"
         first = min((s for s in self.sources if s.due_at is not None), key=lambda s: s.due_at or 0)
-        return f"{first.url} due at {first.due_at:%Y-%m-%dT%H:%M:%SZ} (interval {first.interval} s)"
+        when = first.due_at.isoformat(timespec="milliseconds").replace("+00:00", "Z") if first.due_at else ""
+        return f"{first.url} due at {when}, interval {first.interval} s"
 
 
 def source_due(url: str, state: Mapping[str, Any] | None, limits: pollstate.Limits) -> SourceDue:
