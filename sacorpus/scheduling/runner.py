@@ -81,7 +81,8 @@ class Scheduler:
     # --- the loop ----------------------------------------------------------------------------------
 
     def run(self) -> int:
-        """Schedule until stopped (or, with ``once``, until what was due has run); the exit status."""
+        """Schedule until stopped (or, with ``once``, until what was due has run); the exit status:
+        with ``once``, 1 when a crawl it ran failed or the store could not be read (cron mails it)."""
         paced = [s for s, urls in self.sources.items() if urls]
         for slug in sorted(set(self.sources) - set(paced)):
             logger.warning("%s: not scheduled: no feed or sitemap to pace it", slug)
@@ -100,6 +101,8 @@ class Scheduler:
                 self.stopping.wait(wait)
         finally:  # whatever ends the loop, no crawl is left behind unwatched
             self.shutdown()
+        if not self.options.once:  # a long-running scheduler stopped cleanly; failures were logged
+            return 0
         return 1 if self.failed_runs or self.errors else 0
 
     def request_stop(self, signum: int = 0, frame: object = None) -> None:
