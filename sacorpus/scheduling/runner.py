@@ -206,7 +206,10 @@ class Scheduler:
             self.start(slug, p.reason(), now)
 
     def say(self, slug: str, decision: str, line: str) -> None:
-        """Log a waiting decision once, not on every round it still holds."""
+        """Log a waiting decision once, not on every round it still holds. With ``once``, only a
+        publication waiting for a free slot is still to run; the others are done with for this run."""
+        if self.once_left is not None and decision != "full" and slug in self.once_left:
+            self.once_left.remove(slug)
         if self.said.get(slug) != decision:
             self.said[slug] = decision
             logger.info(line)
