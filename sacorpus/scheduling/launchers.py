@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -111,6 +112,7 @@ class ScrapydLauncher:
     ) -> None:
         self.url, self.project, self.auth, self.timeout = url, project, auth, timeout
         self.settings = dict(settings)
+        self._listed: tuple[float, dict[str, list[dict[str, Any]]]] | None = None
 
     def describe(self) -> str:
         return f"scrapyd at {self.url} (project {self.project})"
@@ -140,19 +142,25 @@ class ScrapydLauncher:
     def start(self, slug: str, now: float) -> Job:
         fields = [("spider", slug), *(("setting", f"{k}={v}") for k, v in self.settings.items())]
         answer = self._call("schedule.json", fields)
+        self._listed = None  # the lists changed
         return Job(slug, str(answer.get("jobid")), now)
 
     def _jobs(self) -> dict[str, list[dict[str, Any]]]:
-        answer = self._call("listjobs.json")
-        return {state: list(answer.get(state) or []) for state in ("pending", "running", "finished")}
+        """scrapyd's job lists, asked at most once a second (one answer serves every running job)."""
+        now = time.monotonic()
+        if self._listed is None or now - self._listed[0] > 1.0:
+            answer = self._call("listjobs.json")
+            jobs = {state: list(answer.get(state) or []) for state in ("pending", "running", "finished")}
+            self._listed = (now, jobs)
+        return self._listed[1]
 
     def finished(self, job: Job) -> tuple[bool, str] | None:
         jobs = self._jobs()
         if any(j.get("id") == job.ident for j in jobs["pending"] + jobs["running"]):
             return None
         done = next((j for j in jobs["finished"] if j.get("id") == job.ident), None)
-        if done is None:
-            return False, "no longer listed by scrapyd"
+        if done is None:  # finished longer ago than scrapyd keeps (jobs_to_keep)
+            return True, "finished (no longer listed by scrapyd; no exit status)"
         code = done.get("exitcode", done.get("exit_code"))
         if code is None:
             return True, "finished (scrapyd reports no exit status)"

@@ -192,7 +192,11 @@ class Scheduler:
     def decide(self, p: PublicationDue, now: datetime, elsewhere: set[str]) -> None:
         slug = p.slug
         if slug in self.running:
-            self.say(slug, "running", f"{slug}: due ({p.reason()}) but its crawl is still running; skipped")
+            started = self.running[slug].extra.get("clock_start", 0.0)
+            if p.due_at is not None and p.due_at.timestamp() > started:  # due again while it runs
+                self.say(
+                    slug, "running", f"{slug}: due ({p.reason()}) but its crawl is still running; skipped"
+                )
         elif slug in elsewhere:
             self.say(
                 slug, "elsewhere", f"{slug}: due ({p.reason()}) but already running on the server; skipped"

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from email.message import Message
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape
 
 from sacorpus.demo.server import SiteServer
+from sacorpus.sources import pollstate
 from sacorpus.sources.clock import Clock
 
 FEED_SIZE = 20  # items a feed lists, newest first
@@ -81,6 +84,21 @@ class PacedSites:
         """Items of ``pace`` that exist at ``until`` clock seconds after the origin."""
         later = int(until // pace.period) if pace.period else 0
         return list(range(INITIAL + max(later, 0)))
+
+    def feed_url(self, slug: str) -> str:
+        return f"http://{self.host(slug)}/{slug}/feed.xml"
+
+    def prior_state(self, pace: Pace, minutes: int = 30) -> dict[str, Any]:
+        """The poll state a feed has after being polled every minute for ``minutes`` before the
+        origin at its own rate (as a corpus crawled before the scheduler started would hold)."""
+        assert self.clock.origin is not None
+        origin = datetime.fromtimestamp(self.clock.origin, UTC)
+        state = pollstate.new_state()
+        for t in range(-60 * minutes, 0, 60):
+            count = int((t + 60 * minutes) // pace.period) + 1 if pace.period else 1
+            guids = [f"before-{j}" for j in range(count)][-FEED_SIZE:]
+            pollstate.record_poll(state, guids, now=origin + timedelta(seconds=t))
+        return state
 
     def article_url(self, slug: str, n: int) -> str:
         return f"http://{self.host(slug)}/{slug}/article-{n}"
