@@ -1,5 +1,5 @@
 """`scrapy schedule` over four fixture publications whose feeds gain items at different rates, for ten
-minutes of a clock running eight times real time: real `scrapy crawl` subprocesses, a real store.
+minutes of a clock running 7.5 times real time (80 s): real `scrapy crawl` subprocesses, a real store.
 
 The feeds start with the poll history half an hour of polling at their own rates left in the store (a
 new feed's first polls all wait the default interval, which would hide its pace in ten minutes).
