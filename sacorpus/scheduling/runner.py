@@ -74,6 +74,7 @@ class Scheduler:
         self.stopping = threading.Event()
         self.once_left: list[str] | None = None
         self.blocked_elsewhere = False  # a due publication runs on the server: look again soon
+        self.unknown: set[str] = set()  # due publications whose jobs on the server could not be listed
         self._plans: list[PublicationDue] | None = None
         self._read_at = 0.0  # real time of the last read
         self._wake = 0.0  # clock time of the next due or backoff end
@@ -174,6 +175,7 @@ class Scheduler:
                     logger.info("nothing due now; next at %s", _at(next_due(plans, now)))
             due = [p for p in due if p.slug in self.once_left]
         candidates = [p for p in due if p.slug not in self.running]
+        self.unknown = set()
         elsewhere = self.ask_elsewhere([p.slug for p in candidates])
         self.blocked_elsewhere = bool(elsewhere)
         for p in due:
@@ -185,8 +187,9 @@ class Scheduler:
         try:
             return self.launcher.running_elsewhere(slugs)
         except LaunchError as exc:  # cannot tell: start nothing this round rather than run twice
-            logger.error("cannot list running crawls: %s", exc)
+            logger.error("cannot list running crawls, so none is started: %s", exc)
             self.errors += 1
+            self.unknown = set(slugs)
             return set(slugs)
 
     def decide(self, p: PublicationDue, now: datetime, elsewhere: set[str]) -> None:
@@ -197,6 +200,10 @@ class Scheduler:
                 self.say(
                     slug, "running", f"{slug}: due ({p.reason()}) but its crawl is still running; skipped"
                 )
+        elif slug in self.unknown:
+            self.say(
+                slug, "unknown", f"{slug}: due ({p.reason()}); not started: the server's jobs are unknown"
+            )
         elif slug in elsewhere:
             self.say(
                 slug, "elsewhere", f"{slug}: due ({p.reason()}) but already running on the server; skipped"

@@ -73,4 +73,5 @@ def test_wrong_credentials_are_one_line_and_a_failure(tmp_path):
         )  # fmt: skip
     assert proc.returncode == 1, proc.stderr[-3000:]
     assert "HTTP 401" in proc.stderr and "not-the-password" not in proc.stderr
+    assert "not started: the server's jobs are unknown" in proc.stderr and "started crawl" not in proc.stderr
     assert "Traceback" not in proc.stderr
