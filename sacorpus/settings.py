@@ -191,8 +191,8 @@ SACORPUS_POLL_MAX_INTERVAL = 43_200  # 12 hours
 SACORPUS_POLL_DEFAULT_INTERVAL = 1800  # a feed with too little history: every 30 minutes
 # A clock faster than real time (trial runs of a pace, tests): simulated time equals real time at the
 # origin (epoch seconds) and runs SPEED times faster after it; the scheduler passes both to its crawls.
-SACORPUS_CLOCK_ORIGIN = os.environ.get("SACORPUS_CLOCK_ORIGIN") or None
-SACORPUS_CLOCK_SPEED = float(os.environ.get("SACORPUS_CLOCK_SPEED") or 1.0)
+SACORPUS_CLOCK_ORIGIN = None  # None: now, when the clock is sped up
+SACORPUS_CLOCK_SPEED = 1.0
 SACORPUS_SCHEDULE_MAX_CONCURRENT = 2  # crawls running at once (`--max-concurrent`)
 SACORPUS_SCHEDULE_TIMEOUT = 6 * 3600  # real seconds before a crawl is stopped as hung (`--timeout`)
 SACORPUS_SCHEDULE_KILL_AFTER = 60  # real seconds between asking a crawl to stop and killing it

@@ -27,6 +27,7 @@ from sacorpus import redact
 from sacorpus.publications import PublicationError, load_all
 from sacorpus.scheduling.launchers import LaunchError, LocalLauncher, ScrapydLauncher, split_credentials
 from sacorpus.scheduling.runner import Options, Scheduler
+from sacorpus.settings_check import setting_problems
 from sacorpus.sources.clock import Clock
 from sacorpus.sources.schedule import state_key
 from sacorpus.spiders.sources.polling import poll_limits
@@ -129,6 +130,9 @@ class Command(ScrapyCommand):
             raise UsageError(
                 "no positional arguments; name publications with --publication", print_help=False
             )
+        problems = setting_problems(self.settings)
+        if problems:  # one line and exit 2, before anything starts
+            raise UsageError("; ".join(problems), print_help=False)
         configure_logging(self.settings)
         redact.install()
         slugs = [s.strip() for v in opts.publication or () for s in v.split(",") if s.strip()] or None

@@ -175,3 +175,13 @@ def test_unknown_publication_is_one_line_and_exit_2(tmp_path):
     )  # fmt: skip
     assert proc.returncode == 2 and "no such publication: nosuch" in proc.stderr
     assert "Traceback" not in proc.stderr
+    for setting, message in (
+        ("SACORPUS_POLL_MIN_INTERVAL=99999", "poll intervals must satisfy 0 < minimum (99999)"),
+        ("SACORPUS_CLOCK_SPEED=0", "clock speed must be positive"),
+    ):
+        for command in ("schedule", "crawl"):
+            bad = subprocess.run(
+                [sys.executable, "-m", "scrapy", command, *(["demo"] if command == "crawl" else []), "-s", setting],
+                cwd=REPO, env=env(), capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+            assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
