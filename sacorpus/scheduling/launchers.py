@@ -60,7 +60,11 @@ class LocalLauncher:
             os.makedirs(self.log_dir, exist_ok=True)
             out = open(os.path.join(self.log_dir, f"{slug}.log"), "ab")  # noqa: SIM115 (kept by the child)
         try:
-            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            # a session of its own: Ctrl-C at the terminal reaches the scheduler only, which asks each
+            # crawl to stop once (a second signal would make Scrapy stop uncleanly)
+            proc = subprocess.Popen(
+                cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
+            )
         except OSError as exc:
             raise LaunchError(f"cannot start scrapy crawl {slug}: {exc}") from None
         finally:
