@@ -201,4 +201,4 @@ SACORPUS_SCHEDULE_BACKOFF_MAX = 6 * 3600
 SACORPUS_SCHEDULE_SCRAPYD_PROJECT = "sacorpus"  # the project name the egg was deployed under
 # Publication files outside the package (validated like the shipped ones); each one gets a spider
 SACORPUS_PUBLICATIONS_DIR = os.environ.get("SACORPUS_PUBLICATIONS_DIR", "")
-SPIDER_LOADER_CLASS = "sacorpus.spiders.loader.PublicationSpiderLoader"
+SPIDER_LOADER_CLASS = "sacorpus.spider_loader.PublicationSpiderLoader"
