@@ -13,6 +13,7 @@ layout (see :meth:`Publication.rules_for`).
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -23,6 +24,10 @@ from sacorpus.iso639 import language_code_problem
 from sacorpus.publication_reader import PublicationError, TomlReader, is_xpath
 
 PUBLICATIONS_PACKAGE = "publications"
+# Publication files outside the package (the setting of the same name; the environment variable reaches
+# the stages that look a publication up by slug alone)
+DIRECTORY_VARIABLE = "SACORPUS_PUBLICATIONS_DIR"
+_SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 @dataclass(frozen=True)
@@ -282,13 +287,25 @@ def _read_rule_sets(top: TomlReader) -> tuple[RuleSet, ...]:
     return tuple(rules) or (RuleSet(),)
 
 
-def load_publication(slug: str) -> Publication:
-    """Load and validate ``publications/<slug>.toml`` from the installed package."""
+def publications_dir(directory: str | None = None) -> str | None:
+    """The extra publication directory: ``directory`` if given, else the environment's."""
+    return directory or os.environ.get(DIRECTORY_VARIABLE) or None
+
+
+def load_publication(slug: str, directory: str | None = None) -> Publication:
+    """Load and validate ``publications/<slug>.toml`` from the installed package, else
+    ``<directory>/<slug>.toml`` (the extra publication directory)."""
     resource = resources.files(PUBLICATIONS_PACKAGE).joinpath(f"{slug}.toml")
-    if not resource.is_file():
-        raise PublicationError(f"{slug}.toml: no such publication file in package '{PUBLICATIONS_PACKAGE}'")
-    filename = f"publications/{slug}.toml"
-    return parse_publication(slug, publication_text(resource.read_bytes(), filename), filename)
+    if resource.is_file():
+        filename = f"publications/{slug}.toml"
+        return parse_publication(slug, publication_text(resource.read_bytes(), filename), filename)
+    extra = publications_dir(directory)
+    path = os.path.join(extra, f"{slug}.toml") if extra and _SLUG.match(slug) else None
+    if path is None or not os.path.isfile(path):
+        where = f"package '{PUBLICATIONS_PACKAGE}'" + (f" or {extra}" if extra else "")
+        raise PublicationError(f"{slug}.toml: no such publication file in {where}")
+    with open(path, "rb") as fh:
+        return parse_publication(slug, publication_text(fh.read(), path), path)
 
 
 def publication_text(raw: bytes, filename: str) -> str:
@@ -299,14 +316,32 @@ def publication_text(raw: bytes, filename: str) -> str:
         raise PublicationError(f"{filename}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
 
 
-def publication_slugs() -> list[str]:
-    """Every publication shipped in the package, sorted."""
+def publication_slugs(directory: str | None = None) -> list[str]:
+    """Every publication shipped in the package and in the extra directory, sorted."""
     root = resources.files(PUBLICATIONS_PACKAGE)
-    return sorted(p.name[: -len(".toml")] for p in root.iterdir() if p.name.endswith(".toml"))
+    slugs = {p.name[: -len(".toml")] for p in root.iterdir() if p.name.endswith(".toml")}
+    return sorted(slugs | set(extra_slugs(directory)))
 
 
-def load_all() -> dict[str, Publication]:
-    return {slug: load_publication(slug) for slug in publication_slugs()}
+def extra_slugs(directory: str | None = None) -> list[str]:
+    """The publications of the extra directory (a file whose name is no valid spider name is an error)."""
+    extra = publications_dir(directory)
+    if not extra:
+        return []
+    if not os.path.isdir(extra):
+        raise PublicationError(f"{DIRECTORY_VARIABLE}={extra}: not a directory")
+    slugs = []
+    for name in sorted(os.listdir(extra)):
+        if name.endswith(".toml"):
+            slug = name[: -len(".toml")]
+            if not _SLUG.match(slug):
+                raise PublicationError(f"{extra}/{name}: a publication file name is a-z, 0-9 and _")
+            slugs.append(slug)
+    return slugs
+
+
+def load_all(directory: str | None = None) -> dict[str, Publication]:
+    return {slug: load_publication(slug, directory) for slug in publication_slugs(directory)}
 
 
 class PublicationRegistry:

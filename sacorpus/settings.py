@@ -202,3 +202,22 @@ SACORPUS_HEALTH_ENABLED = True
 SACORPUS_HEALTH_SHORT_TEXT_CHARS = 200  # a text shorter than this is "empty or short" (bot wall, paywall)
 SACORPUS_HEALTH_SHORT_SHARE = 0.5  # alarm when at least this share of a run's texts is empty or short
 SACORPUS_HEALTH_HISTORY_RUNS = 10  # earlier runs a run is compared with (fewer new articles than usual)
+
+# --- scheduling: `scrapy schedule` starts crawls at each feed's own pace (sacorpus/scheduling) ---------
+# The clamps of the adaptive poll interval (seconds); the crawls and the scheduler read the same ones.
+SACORPUS_POLL_MIN_INTERVAL = 300  # 5 minutes
+SACORPUS_POLL_MAX_INTERVAL = 43_200  # 12 hours
+SACORPUS_POLL_DEFAULT_INTERVAL = 1800  # a feed with too little history: every 30 minutes
+# A clock faster than real time (trial runs of a pace, tests): simulated time equals real time at the
+# origin (epoch seconds) and runs SPEED times faster after it; the scheduler passes both to its crawls.
+SACORPUS_CLOCK_ORIGIN = None  # None: now, when the clock is sped up
+SACORPUS_CLOCK_SPEED = 1.0
+SACORPUS_SCHEDULE_MAX_CONCURRENT = 2  # crawls running at once (`--max-concurrent`)
+SACORPUS_SCHEDULE_TIMEOUT = 6 * 3600  # real seconds before a crawl is stopped as hung (`--timeout`)
+SACORPUS_SCHEDULE_KILL_AFTER = 60  # real seconds between asking a crawl to stop and killing it
+SACORPUS_SCHEDULE_BACKOFF = 600  # real seconds before a failed publication is retried; doubles per failure
+SACORPUS_SCHEDULE_BACKOFF_MAX = 6 * 3600
+SACORPUS_SCHEDULE_SCRAPYD_PROJECT = "sacorpus"  # the project name the egg was deployed under
+# Publication files outside the package (validated like the shipped ones); each one gets a spider
+SACORPUS_PUBLICATIONS_DIR = os.environ.get("SACORPUS_PUBLICATIONS_DIR", "")
+SPIDER_LOADER_CLASS = "sacorpus.spider_loader.PublicationSpiderLoader"

@@ -15,6 +15,8 @@ from typing import Any
 from scrapy.settings import BaseSettings
 
 from sacorpus import settings as defaults
+from sacorpus.sources.clock import Clock
+from sacorpus.sources.pollstate import Limits
 
 PREFIXES = ("SACORPUS_", "MONGO_")
 
@@ -63,6 +65,21 @@ def setting_problems(settings: BaseSettings) -> list[str]:
             problem = _value_problem(settings, name, known[name])
             if problem:
                 problems.append(problem)
+    return problems or _schedule_problems(settings)
+
+
+def _schedule_problems(settings: BaseSettings) -> list[str]:
+    """The poll interval clamps and the clock, checked together (each value alone may be fine)."""
+    problems = []
+    names = ("SACORPUS_POLL_MIN_INTERVAL", "SACORPUS_POLL_MAX_INTERVAL", "SACORPUS_POLL_DEFAULT_INTERVAL")
+    try:
+        Limits(*(settings.getint(name) for name in names))
+    except ValueError as exc:
+        problems.append(f"settings {', '.join(names)}: {exc}")
+    try:
+        Clock.from_values(settings.get("SACORPUS_CLOCK_ORIGIN"), settings.get("SACORPUS_CLOCK_SPEED"))
+    except ValueError as exc:
+        problems.append(f"settings SACORPUS_CLOCK_ORIGIN, SACORPUS_CLOCK_SPEED: {exc}")
     return problems
 
 

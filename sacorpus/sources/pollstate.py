@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from typing import Any
 
@@ -24,6 +25,26 @@ MAX_INTERVAL = 43_200  # 12 hours
 DEFAULT_INTERVAL = 1800  # a feed without history: every 30 minutes
 MAX_SEEN = 2000  # guids remembered per feed (a feed lists 10-100 entries)
 MAX_HISTORY = 50  # new-entry events remembered
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The clamps of :func:`next_interval` (seconds). Settings, so a short simulated schedule can show
+    a feed's pace in minutes (``SACORPUS_POLL_MIN_INTERVAL`` ...) while production keeps 5 min - 12 h."""
+
+    minimum: int = MIN_INTERVAL
+    maximum: int = MAX_INTERVAL
+    default: int = DEFAULT_INTERVAL
+
+    def __post_init__(self) -> None:
+        if not 0 < self.minimum <= self.default <= self.maximum:
+            raise ValueError(
+                f"poll intervals must satisfy 0 < minimum ({self.minimum}) <= default ({self.default})"
+                f" <= maximum ({self.maximum})"
+            )
+
+
+DEFAULT_LIMITS = Limits()
 
 
 def new_state() -> dict[str, Any]:
@@ -101,8 +122,8 @@ def record_poll(
     return fresh
 
 
-def next_interval(state: dict[str, Any], now: datetime | None = None) -> int:
-    """Seconds until the next poll, in [MIN_INTERVAL, MAX_INTERVAL].
+def next_interval(state: dict[str, Any], now: datetime | None = None, limits: Limits = DEFAULT_LIMITS) -> int:
+    """Seconds until the next poll, in [limits.minimum, limits.maximum] (5 min - 12 h by default).
 
     Half the median gap between recent new-entry events (so a feed is polled about twice per new
     batch), lengthened when the feed has been quiet for much longer than usual (a quiet feed is
@@ -112,7 +133,7 @@ def next_interval(state: dict[str, Any], now: datetime | None = None) -> int:
     now = _now(now)
     events = sorted(t for t in (_parse(v) for v in state.get("history") or []) if t is not None)
     if len(events) < 2:
-        interval = float(DEFAULT_INTERVAL)
+        interval = float(limits.default)
         median_gap = None
     else:
         recent = events[-21:]
@@ -121,17 +142,30 @@ def next_interval(state: dict[str, Any], now: datetime | None = None) -> int:
         interval = median_gap / 2
     if events:
         quiet = (now - events[-1]).total_seconds()
-        if quiet > 2 * (median_gap or DEFAULT_INTERVAL):
+        if quiet > 2 * (median_gap or limits.default):
             interval = max(interval, quiet / 4)
     empty = int(state.get("empty_polls") or 0)
     if empty > 3:
         interval *= 1.5 ** min(empty - 3, 10)
-    return int(min(MAX_INTERVAL, max(MIN_INTERVAL, interval)))
+    return int(min(limits.maximum, max(limits.minimum, interval)))
 
 
-def due(state: dict[str, Any], now: datetime | None = None) -> bool:
-    """Whether the feed should be polled now (never polled, or its interval has passed)."""
-    last = _parse(state.get("last_poll"))
+def last_poll(state: dict[str, Any]) -> datetime | None:
+    """When the feed was last polled (None: never)."""
+    return _parse(state.get("last_poll"))
+
+
+def due_at(state: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> datetime | None:
+    """When the feed should next be polled: its last poll plus the interval proposed at that poll (the
+    one the crawl logged; a later "now" would stretch a quiet feed's interval further each time it is
+    asked); None when it was never polled (due at once)."""
+    last = last_poll(state)
     if last is None:
-        return True
-    return (_now(now) - last).total_seconds() >= next_interval(state, now)
+        return None
+    return last + timedelta(seconds=next_interval(state, last, limits))
+
+
+def due(state: dict[str, Any], now: datetime | None = None, limits: Limits = DEFAULT_LIMITS) -> bool:
+    """Whether the feed should be polled now (never polled, or its interval has passed)."""
+    when = due_at(state, limits)
+    return when is None or _now(now) >= when

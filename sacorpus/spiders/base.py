@@ -50,6 +50,7 @@ class PublicationSpider(scrapy.Spider):
 
     name = ""
     publication_slug: ClassVar[str | None] = None  # defaults to ``name``
+    publication_dir: ClassVar[str | None] = None  # where its file is, when not in the package
 
     custom_settings: dict[str, Any] | None = {}
     #: Run arguments (``-a name=value``) this spider takes; a subclass with its own adds to them.
@@ -83,7 +84,7 @@ class PublicationSpider(scrapy.Spider):
     def load_publication(cls) -> Publication:
         """The validated publication; a malformed file is a one-line usage error naming file and key."""
         try:
-            return load_publication(cls.publication_slug or cls.name)
+            return load_publication(cls.publication_slug or cls.name, cls.publication_dir)
         except PublicationError as exc:
             raise UsageError(str(exc), print_help=False) from None
 

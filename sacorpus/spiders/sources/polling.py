@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy.http import Request, Response
 
 from sacorpus.sources import pollstate
+from sacorpus.sources.clock import Clock
 
 if TYPE_CHECKING:
     from sacorpus.spiders.base import PublicationSpider
@@ -26,12 +27,39 @@ def _header(response: Response, name: str) -> str | None:
     return value.decode("latin-1") if value else None
 
 
+def poll_limits(settings: Any) -> pollstate.Limits:
+    """The clamps of the adaptive poll interval from the settings (the crawl and the scheduler agree)."""
+    return pollstate.Limits(
+        settings.getint("SACORPUS_POLL_MIN_INTERVAL"),
+        settings.getint("SACORPUS_POLL_MAX_INTERVAL"),
+        settings.getint("SACORPUS_POLL_DEFAULT_INTERVAL"),
+    )
+
+
 class Polls:
     """The poll states of one crawl's feeds and sitemaps (store state ``poll:<url>``)."""
 
     def __init__(self, spider: PublicationSpider) -> None:
         self.spider = spider
         self._states: dict[str, dict[str, Any]] = {}  # source URL -> poll state
+        self._clock: Clock | None = None
+        self._limits: pollstate.Limits | None = None
+
+    @property
+    def clock(self) -> Clock:
+        """The run's clock: real time, or the sped-up one ``scrapy schedule`` hands its crawls."""
+        if self._clock is None:
+            settings = self.spider.settings
+            self._clock = Clock.from_values(
+                settings.get("SACORPUS_CLOCK_ORIGIN"), settings.get("SACORPUS_CLOCK_SPEED")
+            )
+        return self._clock
+
+    @property
+    def limits(self) -> pollstate.Limits:
+        if self._limits is None:
+            self._limits = poll_limits(self.spider.settings)
+        return self._limits
 
     async def conditional(self, request: Request, kind: str) -> Request:
         """``request`` made conditional on its poll state (unless refetching or recovering)."""
@@ -66,8 +94,9 @@ class Polls:
             etag=_header(response, "ETag"),
             last_modified=_header(response, "Last-Modified"),
             not_modified=not_modified,
+            now=self.clock.now(),
         )
-        interval = pollstate.next_interval(state)
+        interval = pollstate.next_interval(state, self.clock.now(), self.limits)
         stats = spider.crawler.stats
         if not_modified:
             stats.inc_value(f"sacorpus/source/{kind}/not_modified")
