@@ -40,7 +40,23 @@ class GuardedPlaywrightHandler(ScrapyPlaywrightDownloadHandler):
         self.blocked_types = frozenset(crawler.settings.getlist("SACORPUS_RENDER_BLOCK_RESOURCES"))
         self._guard: AddressGuardMiddleware | None | bool = None
         self._logged = 0
+        self._closed = False
         self.abort_request = self.refused
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> GuardedPlaywrightHandler:
+        """One handler for http and https alike: Scrapy builds one per scheme, which would start two
+        Playwright drivers (and could launch two browsers) for one crawl."""
+        shared = getattr(crawler, "_sacorpus_browser_handler", None)
+        if shared is None:
+            shared = cls(crawler)
+            setattr(crawler, "_sacorpus_browser_handler", shared)  # noqa: B010
+        return shared
+
+    async def close(self) -> None:
+        if not self._closed:  # shared by both schemes: closed once
+            self._closed = True
+            await super().close()
 
     def guard(self) -> AddressGuardMiddleware | None:
         """The crawl's own address guard (None when the run switched it off)."""
