@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from sacorpus.demo.server import Resource
@@ -135,8 +138,29 @@ __all__ = [
     "paragraphs",
     "plain_page",
     "site",
+    "start_crawl",
     "tree_rss",
 ]
+
+
+def start_crawl(project: Path, workdir: Path, base_url: str, *args: str) -> subprocess.Popen[bytes]:
+    """Start ``scrapy crawl jsnews`` from ``project`` against the site at ``base_url``, its store, JOBDIR
+    and log (``crawl.log``) under ``workdir``; the caller waits for it (and may watch its memory)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-m", "scrapy", "crawl", SLUG, "-a", f"base_url={base_url}"]
+    for setting in (
+        "AUTOTHROTTLE_ENABLED=False",
+        "DOWNLOAD_DELAY=0",
+        f"SACORPUS_SQLITE_PATH={workdir / 'corpus.sqlite'}",
+        f"SACORPUS_JOBDIR_ROOT={workdir / 'jobs'}",
+        f"LOG_FILE={workdir / 'crawl.log'}",
+        *args,
+    ):
+        cmd += ["-s", setting]
+    env = {**os.environ, "PYTHONPATH": str(project)}
+    for name in ("MONGO_URI", "SACORPUS_REDIS_URL", "REDIS_URL", "SPLASH_URL"):
+        env.pop(name, None)
+    return subprocess.Popen(cmd, cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def tree_rss(pid: int) -> int:
