@@ -71,7 +71,9 @@ def run_crawl(
     for name in ("MONGO_URI", "SACORPUS_REDIS_URL", "REDIS_URL"):  # only what the test itself passes
         if not (env or {}).get(name):
             full_env.pop(name, None)
-    proc = subprocess.run(cmd, cwd=project or REPO, env=full_env, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(
+        cmd, cwd=project or REPO, env=full_env, capture_output=True, text=True, timeout=timeout
+    )
     items = []
     if export and out.exists():
         items = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line.strip()]

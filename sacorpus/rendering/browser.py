@@ -34,11 +34,14 @@ _LOCAL_SCHEMES = frozenset({"data", "blob", "about"})  # never reach the network
 class GuardedPlaywrightHandler(ScrapyPlaywrightDownloadHandler):
     """Renders with Chromium; aborts browser requests the address guard would refuse."""
 
+    _guard: AddressGuardMiddleware | None
+    _guard_looked: bool
+
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         self.crawler = crawler
         self.blocked_types = frozenset(crawler.settings.getlist("SACORPUS_RENDER_BLOCK_RESOURCES"))
-        self._guard: AddressGuardMiddleware | None | bool = None
+        self._guard: AddressGuardMiddleware | bool | None = None
         self._logged = 0
         self._closed = False
         self.abort_request = self.refused
@@ -60,11 +63,12 @@ class GuardedPlaywrightHandler(ScrapyPlaywrightDownloadHandler):
 
     def guard(self) -> AddressGuardMiddleware | None:
         """The crawl's own address guard (None when the run switched it off)."""
-        if self._guard is None:
+        if not self._guard_looked:
             engine = getattr(self.crawler, "engine", None)
             mws = engine.downloader.middleware.middlewares if engine is not None else ()
-            self._guard = next((m for m in mws if isinstance(m, AddressGuardMiddleware)), False)
-        return self._guard or None
+            self._guard = next((m for m in mws if isinstance(m, AddressGuardMiddleware)), None)
+            self._guard_looked = engine is not None
+        return self._guard
 
     async def refused(self, request: Any) -> bool:
         """True when the browser must not send ``request`` (a Playwright request)."""

@@ -73,7 +73,9 @@ class RenderMiddleware:
             methods = request.meta.get("playwright_page_methods") or ()
             if any(getattr(m, "method", None) is wait_for_selector and m.result is False for m in methods):
                 self._count("wait_for_missed")
-                logger.warning("%s: wait_for selector did not appear; the page is kept as rendered", request.url)
+                logger.warning(
+                    "%s: wait_for selector did not appear; the page is kept as rendered", request.url
+                )
         return response
 
     def _count(self, what: str) -> None:

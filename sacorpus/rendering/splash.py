@@ -67,7 +67,9 @@ class SplashService:
             "timeout": min(MAX_SPLASH_TIMEOUT, max(rules.timeout, wait + 5)),
             "images": 0,
             "http_status_from_error_code": 1,
-            "headers": {k.decode(): request.headers.get(k, b"").decode() for k in request.headers},
+            "headers": {
+                k.decode(): (request.headers.get(k) or b"").decode("latin-1") for k in request.headers
+            },
         }
         headers = {"Content-Type": "application/json"}
         if self.auth:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import ipaddress
 import json
 import signal
@@ -98,7 +99,7 @@ class FakeSplash:
             await page.route("**/*", route)
             try:
                 answer = await page.goto(args["url"], timeout=timeout * 1000, wait_until="load")
-            except Exception as exc:  # noqa: BLE001 - every load failure is Splash's RenderError
+            except Exception as exc:
                 return _error(502, "RenderError", str(exc).splitlines()[0])
             if wait:
                 await page.wait_for_timeout(wait * 1000)
@@ -149,10 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--auth", help="user:password required as HTTP Basic credentials")
     parser.add_argument("--chromium", default=CHROMIUM)
     opts = parser.parse_args(argv)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(opts.port, opts.auth, opts.chromium))
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

@@ -29,13 +29,18 @@ def chromium_installed():
 
 def stats_of(log: str) -> dict[str, int]:
     """The integer stats of the crawl's final stats dump."""
-    return {k: int(v) for k, v in re.findall(r"'([\w/.-]+)': (\d+)[,}]", log.rsplit("Dumping Scrapy stats", 1)[-1])}
+    return {
+        k: int(v)
+        for k, v in re.findall(r"'([\w/.-]+)': (\d+)[,}]", log.rsplit("Dumping Scrapy stats", 1)[-1])
+    }
 
 
 def crawl_site(tmp_path, live: int, plain: int, *args: str, render: bool = True):
     project = jssite.make_project(REPO, tmp_path / "project", render=render)
     with SiteServer(jssite.site(live, plain)) as server:
-        run = run_crawl(jssite.SLUG, tmp_path / "run", "-a", f"base_url={server.base_url}", *args, project=project)
+        run = run_crawl(
+            jssite.SLUG, tmp_path / "run", "-a", f"base_url={server.base_url}", *args, project=project
+        )
         served = list(server.requests)
     return run, served
 
@@ -44,7 +49,9 @@ def test_script_built_text_is_extracted_and_plain_pages_skip_the_browser(tmp_pat
     run, served = crawl_site(tmp_path, live=2, plain=2)
     assert run.returncode == 0, run.log[-3000:]
     by_path = {item["url"].split("jsnews.sacorpus.invalid", 1)[1]: item for item in run.items}
-    assert sorted(by_path) == ["/live/0.html", "/live/1.html", "/news/0.html", "/news/1.html"], run.log[-3000:]
+    assert sorted(by_path) == ["/live/0.html", "/live/1.html", "/news/0.html", "/news/1.html"], run.log[
+        -3000:
+    ]
     for n in range(2):
         live, plain = by_path[f"/live/{n}.html"], by_path[f"/news/{n}.html"]
         for paragraph in jssite.paragraphs(n):

@@ -33,7 +33,15 @@ def splash(tmp_path_factory):
     log = tmp_path_factory.mktemp("splash") / "splash.log"
     with log.open("w") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "sacorpus.testing.splash", "--port", str(port), "--auth", f"crawler:{PASSWORD}"],
+            [
+                sys.executable,
+                "-m",
+                "sacorpus.testing.splash",
+                "--port",
+                str(port),
+                "--auth",
+                f"crawler:{PASSWORD}",
+            ],
             cwd=REPO,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -53,8 +61,15 @@ def crawl(tmp_path, splash_url: str, live: int = 2, plain: int = 1):
     project = jssite.make_project(REPO, tmp_path / "project")
     with SiteServer(jssite.site(live, plain)) as server:
         run = run_crawl(
-            jssite.SLUG, tmp_path / "run", "-a", f"base_url={server.base_url}", "-s", f"SPLASH_URL={splash_url}",
-            "-s", "RETRY_TIMES=1", project=project,
+            jssite.SLUG,
+            tmp_path / "run",
+            "-a",
+            f"base_url={server.base_url}",
+            "-s",
+            f"SPLASH_URL={splash_url}",
+            "-s",
+            "RETRY_TIMES=1",
+            project=project,
         )
         return run, server.base_url, list(server.requests)
 
@@ -62,7 +77,7 @@ def crawl(tmp_path, splash_url: str, live: int = 2, plain: int = 1):
 def test_pages_rendered_by_splash_are_extracted_under_their_own_url(tmp_path, splash):
     port, log = splash
     before = len(splash_calls(log))
-    run, base, served = crawl(tmp_path, f"http://crawler:{PASSWORD}@127.0.0.1:{port}")
+    run, base, _served = crawl(tmp_path, f"http://crawler:{PASSWORD}@127.0.0.1:{port}")
     assert run.returncode == 0, run.log[-3000:]
     assert PASSWORD not in run.log
     by_path = {item["url"].split("jsnews.sacorpus.invalid", 1)[1]: item for item in run.items}
