@@ -41,7 +41,8 @@ class GuardedPlaywrightHandler(ScrapyPlaywrightDownloadHandler):
         super().__init__(crawler)
         self.crawler = crawler
         self.blocked_types = frozenset(crawler.settings.getlist("SACORPUS_RENDER_BLOCK_RESOURCES"))
-        self._guard: AddressGuardMiddleware | bool | None = None
+        self._guard = None
+        self._guard_looked = False
         self._logged = 0
         self._closed = False
         self.abort_request = self.refused
@@ -71,7 +72,14 @@ class GuardedPlaywrightHandler(ScrapyPlaywrightDownloadHandler):
         return self._guard
 
     async def refused(self, request: Any) -> bool:
-        """True when the browser must not send ``request`` (a Playwright request)."""
+        """True when the browser must not send ``request`` (a Playwright request). Fails closed: an
+        error while checking refuses the request (an exception here would stall the page instead)."""
+        try:
+            return await self._refused(request)
+        except Exception as exc:
+            return self._refuse(request.url, "check_failed", f"the check failed: {exc!r}")
+
+    async def _refused(self, request: Any) -> bool:
         url = request.url
         scheme = urlsplit(url).scheme.lower()
         if scheme in _LOCAL_SCHEMES:
