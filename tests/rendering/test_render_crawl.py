@@ -13,7 +13,7 @@ import re
 import pytest
 from crawlkit import REPO, run_crawl
 
-from sacorpus.demo.server import SiteServer
+from sacorpus.demo.server import Resource, SiteServer
 from sacorpus.testing import jssite
 
 pytestmark = pytest.mark.slow
@@ -35,9 +35,9 @@ def stats_of(log: str) -> dict[str, int]:
     }
 
 
-def crawl_site(tmp_path, live: int, plain: int, *args: str, render: bool = True):
+def crawl_site(tmp_path, live: int, plain: int, *args: str, render: bool = True, pages=None):
     project = jssite.make_project(REPO, tmp_path / "project", render=render)
-    with SiteServer(jssite.site(live, plain)) as server:
+    with SiteServer(pages or jssite.site(live, plain)) as server:
         run = run_crawl(
             jssite.SLUG, tmp_path / "run", "-a", f"base_url={server.base_url}", *args, project=project
         )
@@ -81,9 +81,33 @@ def test_a_publication_without_render_rules_starts_no_browser(tmp_path):
     assert live["rendered"] is None
 
 
+def test_no_browser_starts_when_no_page_matches_the_render_rules(tmp_path):
+    run, _ = crawl_site(tmp_path, 0, 2)
+    assert run.returncode == 0, run.log[-3000:]
+    assert len(run.items) == 2 and all(i["rendered"] is None for i in run.items)
+    stats = stats_of(run.log)
+    assert "playwright/browser_count" not in stats and "playwright/page_count" not in stats, stats
+    assert "Launching browser" not in run.log
+
+
 def test_missing_chromium_stops_the_crawl_with_one_line(tmp_path):
     run, served = crawl_site(tmp_path, 1, 0, "-s", f"SACORPUS_CHROMIUM_PATH={tmp_path}/no-chromium")
     assert run.returncode == 2
     last = run.log.strip().splitlines()[-1]
     assert "Chromium" in last and "scripts/setup.sh" in last and "Traceback" not in run.log
     assert served == []
+
+
+def test_a_rendered_page_cannot_navigate_the_browser_off_the_publication(tmp_path):
+    pages = jssite.site(1, 0)
+    script = b"<script>location.href = 'http://elsewhere.sacorpus.invalid/landing';</script>"
+    pages["/live/away.html"] = Resource(
+        jssite.live_page(7).replace(b"</body>", script + b"</body>"), "text/html"
+    )
+    pages["/feed.xml"] = Resource(jssite.feed(["/live/0.html", "/live/away.html"]), "application/rss+xml")
+    run, served = crawl_site(tmp_path, 0, 0, pages=pages)
+    assert run.returncode == 0, run.log[-3000:]
+    stats = stats_of(run.log)
+    assert stats["sacorpus/render/refused/offsite"] >= 1, run.log[-3000:]
+    assert "browser request refused http://elsewhere.sacorpus.invalid/landing" in run.log
+    assert sorted(i["url"].rsplit("/", 1)[1] for i in run.items) == ["0.html", "away.html"]
