@@ -100,7 +100,8 @@ def test_missing_chromium_stops_the_crawl_with_one_line(tmp_path):
 
 def test_a_rendered_page_cannot_navigate_the_browser_off_the_publication(tmp_path):
     pages = jssite.site(1, 0)
-    script = b"<script>location.href = 'http://elsewhere.sacorpus.invalid/landing';</script>"
+    # another host on loopback: were the guard to let it through, no packet would leave 127.0.0.0/8
+    script = b"<script>location.href = 'http://127.0.0.2:' + location.port + '/landing';</script>"
     pages["/live/away.html"] = Resource(
         jssite.live_page(7).replace(b"</body>", script + b"</body>"), "text/html"
     )
@@ -109,5 +110,6 @@ def test_a_rendered_page_cannot_navigate_the_browser_off_the_publication(tmp_pat
     assert run.returncode == 0, run.log[-3000:]
     stats = stats_of(run.log)
     assert stats["sacorpus/render/refused/offsite"] >= 1, run.log[-3000:]
-    assert "browser request refused http://elsewhere.sacorpus.invalid/landing" in run.log
+    assert "browser request refused http://127.0.0.2:" in run.log
+    assert ("GET", "/landing") not in served
     assert sorted(i["url"].rsplit("/", 1)[1] for i in run.items) == ["0.html", "away.html"]
