@@ -23,6 +23,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
+from sacorpus.publication_render import RenderRules
 from sacorpus.rendering import renderer_name
 from sacorpus.rendering.splash import SPLASH_CALL, SplashService
 
@@ -44,7 +45,7 @@ class RenderMiddleware:
         splash = SplashService.from_settings(s) if renderer == "splash" else None
         return cls(crawler, renderer, splash)
 
-    def rules(self, request: Request) -> Any:
+    def rules(self, request: Request) -> RenderRules | None:
         """The publication's render rules when this request is an article page they name, else None."""
         meta = request.meta
         if SPLASH_CALL in meta or not meta.get("sacorpus_url") or meta.get("sacorpus_source") == "wayback":
@@ -83,7 +84,7 @@ class RenderMiddleware:
             self.crawler.stats.inc_value(f"sacorpus/render/{self.renderer}/{what}")
 
 
-def page_methods(rules: Any) -> list[Any]:
+def page_methods(rules: RenderRules) -> list[Any]:
     """The waits of a publication's ``[render]`` table as scrapy-playwright page methods."""
     from scrapy_playwright.page import PageMethod
 

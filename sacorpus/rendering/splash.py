@@ -32,6 +32,8 @@ from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.http import HtmlResponse, Response
 
+from sacorpus.publication_render import RenderRules
+
 logger = logging.getLogger(__name__)
 
 SPLASH_CALL = "sacorpus_splash_call"  # meta key on the call to Splash itself (not rendered again)
@@ -58,7 +60,7 @@ class SplashService:
         endpoint = urlunsplit((parts.scheme or "http", netloc, path, "", ""))
         return cls(endpoint, auth, settings.getfloat("SACORPUS_SPLASH_WAIT"))
 
-    def call(self, request: Request, rules: Any) -> Request:
+    def call(self, request: Request, rules: RenderRules) -> Request:
         """The POST to ``render.html`` that renders ``request``'s URL."""
         wait = rules.wait or (self.default_wait if rules.wait_for else 0.0)
         args = {
@@ -83,13 +85,13 @@ class SplashService:
             meta={SPLASH_CALL: True, "dont_obey_robotstxt": True},
         )
 
-    async def render(self, crawler: Crawler, request: Request, rules: Any) -> Response:
+    async def render(self, crawler: Crawler, request: Request, rules: RenderRules) -> Response:
         engine = crawler.engine
         assert engine is not None
         answer = await engine.download_async(self.call(request, rules))
         return self.answer(crawler, request, rules, answer)
 
-    def answer(self, crawler: Crawler, request: Request, rules: Any, answer: Response) -> Response:
+    def answer(self, crawler: Crawler, request: Request, rules: RenderRules, answer: Response) -> Response:
         """The response for the original request made from Splash's answer."""
         ctype = (answer.headers.get("Content-Type") or b"").decode("latin-1").lower()
         stats = crawler.stats

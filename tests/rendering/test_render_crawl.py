@@ -113,3 +113,15 @@ def test_a_rendered_page_cannot_navigate_the_browser_off_the_publication(tmp_pat
     assert "browser request refused http://127.0.0.2:" in run.log
     assert ("GET", "/landing") not in served
     assert sorted(i["url"].rsplit("/", 1)[1] for i in run.items) == ["0.html", "away.html"]
+
+
+def test_a_wait_for_selector_that_never_appears_keeps_the_page(tmp_path):
+    render = "\n[render]\nall = true\nwait_for = '#never-there'\ntimeout = 4\n"
+    project = jssite.make_project(REPO, tmp_path / "project", render=False, extra=render)
+    with SiteServer(jssite.site(1, 0)) as server:
+        run = run_crawl(jssite.SLUG, tmp_path / "run", "-a", f"base_url={server.base_url}", project=project)
+    assert run.returncode == 0, run.log[-3000:]
+    assert [i["rendered"] for i in run.items] == ["playwright"]
+    assert jssite.paragraphs(0)[0] in run.items[0]["text"]  # rendered all the same, nothing lost
+    assert stats_of(run.log)["sacorpus/render/playwright/wait_for_missed"] == 1
+    assert "wait_for selector did not appear" in run.log
