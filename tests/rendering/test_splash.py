@@ -17,7 +17,7 @@ import pytest
 from crawlkit import REPO, free_port, run_crawl, stop_process, wait_until_listening
 from test_render_crawl import CHROMIUM, stats_of
 
-from sacorpus.demo.server import SiteServer
+from sacorpus.demo.server import Resource, SiteServer
 from sacorpus.testing import jssite
 
 pytestmark = pytest.mark.slow
@@ -57,9 +57,11 @@ def splash_calls(log) -> list[dict]:
     return [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
 
 
-def crawl(tmp_path, splash_url: str, live: int = 2, plain: int = 1):
+def crawl(tmp_path, splash_url: str, live: int = 2, plain: int = 1, pages=None, routes=()):
     project = jssite.make_project(REPO, tmp_path / "project")
-    with SiteServer(jssite.site(live, plain)) as server:
+    with SiteServer(pages or jssite.site(live, plain)) as server:
+        for prefix, answer in routes:
+            server.add_route(prefix, answer)
         run = run_crawl(
             jssite.SLUG,
             tmp_path / "run",
@@ -111,3 +113,24 @@ def test_wrong_credentials_and_a_dead_splash_fail_loudly_not_silently(tmp_path, 
     assert "Traceback" not in run.log
     assert [i["url"] for i in run.items] == ["http://jsnews.sacorpus.invalid/news/0.html"]
     assert stats_of(run.log).get("sacorpus/article/failed", 0) == 1
+
+
+def test_a_page_splash_cannot_load_is_a_counted_render_error_and_retried(tmp_path, splash):
+    port, _ = splash
+    pages = jssite.site(0, 1)
+    pages["/feed.xml"] = Resource(jssite.feed(["/live/broken.html", "/news/0.html"]), "application/rss+xml")
+
+    def drop_connection(_path, _headers):  # the browser inside Splash gets an empty answer
+        raise ConnectionAbortedError("the site drops the connection")
+
+    run, _, _ = crawl(
+        tmp_path,
+        f"http://crawler:{PASSWORD}@127.0.0.1:{port}",
+        pages=pages,
+        routes=[("/live/", drop_connection)],
+    )
+    assert "Traceback" not in run.log
+    assert [i["url"] for i in run.items] == ["http://jsnews.sacorpus.invalid/news/0.html"]
+    stats = stats_of(run.log)
+    assert stats["sacorpus/render/splash/errors/502"] == 2  # the first try and one retry (RETRY_TIMES=1)
+    assert "Splash could not render http://127.0.0.1:" in run.log and "RenderError" in run.log
