@@ -60,7 +60,7 @@ def paragraphs(n: int) -> list[str]:
         f"Residents asked why the {topic} project number {n} had been delayed for a second year running, "
         "and the chairperson promised a written answer within fourteen days.",
         f"Councillors agreed to publish the {topic} budget for story {n} in full before the next meeting, "
-        "together with the minutes of every session held since March.",
+        "together with the minutes of every meeting held since March.",
     ]
 
 
