@@ -21,7 +21,7 @@ from typing import Any
 from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
-from scrapy.http import Response
+from scrapy.http import Response, TextResponse
 
 from sacorpus.publication_render import RenderRules
 from sacorpus.rendering import renderer_name
@@ -71,6 +71,7 @@ class RenderMiddleware:
     def process_response(self, request: Request, response: Response) -> Response:
         if request.meta.get("sacorpus_rendered") and SPLASH_CALL not in request.meta:
             self._count(f"responses/{response.status}")
+            response = as_utf8(response)
             methods = request.meta.get("playwright_page_methods") or ()
             if any(getattr(m, "method", None) is wait_for_selector and m.result is False for m in methods):
                 self._count("wait_for_missed")
@@ -82,6 +83,19 @@ class RenderMiddleware:
     def _count(self, what: str) -> None:
         if self.crawler.stats is not None:
             self.crawler.stats.inc_value(f"sacorpus/render/{self.renderer}/{what}")
+
+
+def as_utf8(response: Response) -> Response:
+    """The rendered DOM as UTF-8, labelled so. Why: the browser's document is text; scrapy-playwright
+    encodes it with the server's charset when it can and falls back to UTF-8 under the server's label
+    when it cannot (a script inserted characters the charset lacks), which the page core would misread.
+    The server's Content-Length no longer fits the body either."""
+    if not isinstance(response, TextResponse) or "playwright" not in response.flags:
+        return response
+    headers = response.headers.copy()
+    headers["Content-Type"] = "text/html; charset=utf-8"
+    headers.pop("Content-Length", None)
+    return response.replace(body=response.text.encode("utf-8"), headers=headers, encoding="utf-8")
 
 
 def page_methods(rules: RenderRules) -> list[Any]:

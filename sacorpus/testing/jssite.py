@@ -57,8 +57,8 @@ def paragraphs(n: int) -> list[str]:
     topic = _TOPICS[n % len(_TOPICS)]
     return [
         f"Story {n}: the {topic} committee of the Scripted Times district met on Tuesday evening.",
-        f"Residents asked why the {topic} project number {n} had been delayed for a second year running, "
-        "and the chairperson promised a written answer within fourteen days.",
+        f"Residents asked why the {topic} project number {n} had been delayed for a second year running \u2013 "
+        "and the chairperson promised a \u201cwritten answer\u201d within fourteen days.",
         f"Councillors agreed to publish the {topic} budget for story {n} in full before the next meeting, "
         "together with the minutes of every meeting held since March.",
     ]

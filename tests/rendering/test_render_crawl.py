@@ -46,7 +46,10 @@ def crawl_site(tmp_path, live: int, plain: int, *args: str, render: bool = True,
 
 
 def test_script_built_text_is_extracted_and_plain_pages_skip_the_browser(tmp_path):
-    run, served = crawl_site(tmp_path, live=2, plain=2)
+    pages = jssite.site(2, 2)
+    # served as Latin-1 while the script inserts characters Latin-1 lacks: the rendered body is UTF-8
+    pages["/live/1.html"] = Resource(jssite.live_page(1), "text/html; charset=iso-8859-1")
+    run, served = crawl_site(tmp_path, 2, 2, pages=pages)
     assert run.returncode == 0, run.log[-3000:]
     by_path = {item["url"].split("jsnews.sacorpus.invalid", 1)[1]: item for item in run.items}
     assert sorted(by_path) == ["/live/0.html", "/live/1.html", "/news/0.html", "/news/1.html"], run.log[
@@ -59,6 +62,7 @@ def test_script_built_text_is_extracted_and_plain_pages_skip_the_browser(tmp_pat
             assert paragraph in plain["text"]
         assert "Loading" not in live["text"]
         assert live["rendered"] == "playwright" and plain["rendered"] is None
+        assert "charset=utf-8" in live["headers"]["content-type"] and "content-length" not in live["headers"]
     stats = stats_of(run.log)
     assert stats["playwright/page_count"] == 2  # one browser page per rendered article, none for the rest
     assert stats["playwright/page_count/closed"] == 2
