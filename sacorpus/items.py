@@ -36,6 +36,7 @@ class Article:
     status: int | None = None
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes | None = field(default=None, metadata={"serializer": _not_exported})
+    rendered: str | None = None  # "playwright" | "splash": body is the rendered DOM, not the bytes served
     fallback: dict[str, Any] = field(
         default_factory=dict
     )  # feed / sitemap metadata: title, published, authors, guid, summary

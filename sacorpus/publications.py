@@ -22,6 +22,7 @@ from importlib import resources
 
 from sacorpus.iso639 import language_code_problem
 from sacorpus.publication_reader import PublicationError, TomlReader, is_xpath
+from sacorpus.publication_render import RenderRules, read_render
 
 PUBLICATIONS_PACKAGE = "publications"
 # Publication files outside the package (the setting of the same name; the environment variable reaches
@@ -113,6 +114,7 @@ class Publication:
     # one retry with a browser User-Agent after a 403 (a CDN that refuses bots its robots.txt allows);
     # off unless the publication turns it on: a site that refuses bots is not worked around by default
     browser_ua_retry: bool = False
+    render: RenderRules | None = None  # article pages a browser renders ([render]; None: none)
 
     def rules_for(self, when: date | None = None) -> RuleSet:
         """The rule set for a page from ``when`` (capture or publication date; None: today's layout).
@@ -205,6 +207,7 @@ def parse_publication(slug: str, text: str, filename: str | None = None) -> Publ
         urls=_read_urls(top),
         rules=_read_rule_sets(top),
         browser_ua_retry=top.get("browser_ua_retry", bool, default=False),
+        render=read_render(top),
     )
     top.finish()
     return pub
@@ -373,6 +376,7 @@ __all__ = [
     "Publication",
     "PublicationError",
     "PublicationRegistry",
+    "RenderRules",
     "RuleSet",
     "Sources",
     "UrlRules",

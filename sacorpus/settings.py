@@ -221,3 +221,13 @@ SACORPUS_SCHEDULE_SCRAPYD_PROJECT = "sacorpus"  # the project name the egg was d
 # Publication files outside the package (validated like the shipped ones); each one gets a spider
 SACORPUS_PUBLICATIONS_DIR = os.environ.get("SACORPUS_PUBLICATIONS_DIR", "")
 SPIDER_LOADER_CLASS = "sacorpus.spider_loader.PublicationSpiderLoader"
+
+# --- JavaScript rendering (sacorpus.rendering): only article pages a publication's [render] table names --
+# Nothing of it is installed for a publication without a [render] table: no handler, no browser.
+SACORPUS_RENDER_ENABLED = True
+SACORPUS_RENDERER = None  # "playwright" | "splash"; None: splash when SPLASH_URL is set, else playwright
+SACORPUS_CHROMIUM_PATH = os.environ.get("SACORPUS_CHROMIUM_PATH", "/usr/bin/chromium")  # Debian's chromium
+SACORPUS_RENDER_MAX_PAGES = 4  # browser pages open at once (one context, reused; each page closed after use)
+SACORPUS_RENDER_BLOCK_RESOURCES = ["image", "media", "font"]  # never fetched by the browser: text needs none
+SPLASH_URL = os.environ.get("SPLASH_URL") or None  # a Splash service: http://[user:password@]host:8050
+SACORPUS_SPLASH_WAIT = 2.0  # seconds Splash waits when a publication names wait_for but no wait

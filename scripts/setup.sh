@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up sacorpus on a fresh Debian machine with Python 3.11: a virtualenv in .venv with the frozen
-# runtime requirements (and, with --dev, the test and benchmark tools and the servers the tests start).
+# runtime requirements (and, with --dev, the test and benchmark tools and the servers the tests start;
+# with --render or --dev, Chromium for publications whose pages a browser must render).
 # Safe to run again; it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,5 +33,11 @@ if [ "$dev" = 1 ]; then
   # (SecantusDB) and scrapyd come from requirements-dev.txt.
   command -v redis-server >/dev/null 2>&1 || apt_install redis-server
 fi
+# JavaScript rendering (a publication file with a [render] table): Debian's Chromium, driven through
+# Playwright (never `playwright install`, which downloads a browser of its own). --render installs it for
+# crawling, --dev for the tests that render pages.
+case " $* " in
+  *" --render "* | *" --dev "*) apt_install chromium ;;
+esac
 .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps -e .
 echo "sacorpus is set up in .venv (activate with: . .venv/bin/activate)"

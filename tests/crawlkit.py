@@ -44,8 +44,10 @@ def run_crawl(
     env: dict[str, str] | None = None,
     timeout: float = 300,
     export: bool = True,
+    project: Path | None = None,
 ) -> CrawlRun:
-    """Run ``scrapy crawl slug`` from the repo with its store and JOBDIR under ``workdir``."""
+    """Run ``scrapy crawl slug`` from the repo (or a copy of it, ``project``) with its store and JOBDIR
+    under ``workdir``."""
     workdir.mkdir(parents=True, exist_ok=True)
     out = workdir / "out.jsonl"
     if out.exists():
@@ -64,10 +66,14 @@ def run_crawl(
     if export:
         cmd += ["-O", str(out)]
     full_env = {**os.environ, **(env or {})}
+    if project is not None:
+        full_env["PYTHONPATH"] = str(project)
     for name in ("MONGO_URI", "SACORPUS_REDIS_URL", "REDIS_URL"):  # only what the test itself passes
         if not (env or {}).get(name):
             full_env.pop(name, None)
-    proc = subprocess.run(cmd, cwd=REPO, env=full_env, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(
+        cmd, cwd=project or REPO, env=full_env, capture_output=True, text=True, timeout=timeout
+    )
     items = []
     if export and out.exists():
         items = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -65,9 +65,10 @@ class AddressGuardMiddleware:
     # --- what the run trusts ----------------------------------------------------------------------
 
     def trusted_netlocs(self) -> frozenset[str]:
-        """Servers the run itself points at: its mirror and its Wayback service, and allowed netlocs."""
+        """Servers the run itself points at: its mirror, its Wayback and Splash services, allowed netlocs."""
         spider: Any = self.crawler.spider
-        bases = [getattr(spider, "source_base", None), self.crawler.settings.get("SACORPUS_WAYBACK_BASE")]
+        s = self.crawler.settings
+        bases = [getattr(spider, "source_base", None), s.get("SACORPUS_WAYBACK_BASE"), s.get("SPLASH_URL")]
         return frozenset(netloc_key(b) for b in bases if b) | self.allowed_netlocs
 
     def in_scope(self, url: str) -> bool:
@@ -94,18 +95,23 @@ class AddressGuardMiddleware:
             self._refuse(request, "scheme", f"scheme {scheme or 'none'!r} is not fetched")
         if not self.in_scope(url):
             self._candidate(request)
+        problem = await self.address_problem(url)
+        if problem:
+            self._refuse(request, "internal_address", problem)
+
+    async def address_problem(self, url: str) -> str | None:
+        """Why the host's addresses may not be fetched (None: public, or named by the run), cached per
+        host; also asked by the browser for what a rendered page loads (sacorpus.rendering.browser)."""
         key = netloc_key(url)
         if key in self._verdicts:
             self._verdicts.move_to_end(key)
-            problem = self._verdicts[key]
-        else:
-            trusted = self.trusted_netlocs()
-            problem = await deferred_to_future(deferToThread(url_problem, url, self.resolve, trusted))
-            self._verdicts[key] = problem
-            if len(self._verdicts) > _CACHE_SIZE:
-                self._verdicts.popitem(last=False)
-        if problem:
-            self._refuse(request, "internal_address", problem)
+            return self._verdicts[key]
+        trusted = self.trusted_netlocs()
+        problem = await deferred_to_future(deferToThread(url_problem, url, self.resolve, trusted))
+        self._verdicts[key] = problem
+        if len(self._verdicts) > _CACHE_SIZE:
+            self._verdicts.popitem(last=False)
+        return problem
 
     def _refuse(self, request: Request, kind: str, why: str) -> None:
         stats = self.crawler.stats

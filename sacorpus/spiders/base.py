@@ -29,6 +29,7 @@ from scrapy.http import Request, Response
 
 from sacorpus.items import Article
 from sacorpus.publications import Publication, PublicationError, load_publication
+from sacorpus.rendering import configure_rendering
 from sacorpus.sources import wayback
 from sacorpus.sources.budget import SourceBudget, interleave_priority
 from sacorpus.sources.urls import UrlPolicy, canonicalize
@@ -93,7 +94,8 @@ class PublicationSpider(scrapy.Spider):
         """Give each spider its own JOBDIR (disk queues, resumable) unless the run sets one, and make
         SACORPUS_WAYBACK_CDX_RATE drive the "wayback-cdx" download slot (one CDX call at a time)."""
         super().update_settings(settings)
-        cls.load_publication()  # a malformed publication file stops the run here, before any crawling
+        # a malformed publication file (or a renderer it needs but the machine lacks) stops the run here
+        configure_rendering(settings, cls.load_publication())
         if settings.get("JOBDIR") is None and settings.get("SACORPUS_JOBDIR_ROOT"):
             settings.set("JOBDIR", f"{settings['SACORPUS_JOBDIR_ROOT']}/{cls.name}", priority="spider")
         rate = settings.getfloat("SACORPUS_WAYBACK_CDX_RATE")
@@ -305,6 +307,7 @@ class PublicationSpider(scrapy.Spider):
             status=response.status,
             headers=headers_as_text(response),
             body=response.body,
+            rendered=meta.get("sacorpus_rendered"),
             fallback=self._with_mirror(dict(meta.get("sacorpus_fallback") or {})),
         )
 
