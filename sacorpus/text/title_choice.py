@@ -115,7 +115,7 @@ def _read_sources(root: Any, metas: Metas, ld: dict[str, Any] | None, fallback: 
         h1=_first_h1(root, visible_only=False),
         title=clean_spaces(node_text(el)) if el is not None else None,
         fallback=clean_spaces(fallback),
-        twitter=clean_spaces((metas.get("twitter:title") or [None])[0]),
+        twitter=clean_spaces(next(iter(metas.get("twitter:title") or []), None)),
         visible=_first_h1(root, visible_only=True),
     )
 
@@ -231,7 +231,7 @@ def _shown_headline(src: _Sources, shown: str | None, clean: Any) -> str | None:
     """
     if not shown or not src.visible:
         return None
-    visible = clean(src.visible)
+    visible: str = clean(src.visible)
     words, key = set(_words(visible)), norm_key(visible)
     seo = [clean(c) for c in (src.og, src.title) if c]
     if len(words) < 2 or not words & set(_words(" ".join(seo))):
