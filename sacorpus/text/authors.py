@@ -23,7 +23,7 @@ from typing import Any
 
 from sacorpus.publications import RuleSet
 from sacorpus.text.bylines import AUTHOR_META, bold_byline, byline_markup, twitter_written_by
-from sacorpus.text.metareaders import Metas, ld_names, selected_values
+from sacorpus.text.metareaders import LdObject, Metas, ld_names, ld_resolve, selected_values
 from sacorpus.text.titles import clean_spaces, is_site_segment, norm_key
 
 AGENCIES = frozenset(
@@ -242,13 +242,21 @@ def is_agency(name: str) -> bool:
 
 
 def _author_sources(
-    root: Any, metas: Metas, ld: dict[str, Any] | None, rules: RuleSet, fallback_authors: Any
+    root: Any,
+    metas: Metas,
+    ld: dict[str, Any] | None,
+    rules: RuleSet,
+    fallback_authors: Any,
+    ld_objects: list[LdObject] | None = None,
 ) -> Iterator[Any]:
     """Candidate bylines, most specific first: rules, JSON-LD, meta tags, card labels, markup, body, feed."""
     if rules.author_selectors:
         yield selected_values(root, rules.author_selectors)
     if ld:
-        yield ld_names(ld.get("author")) or ld_names(ld.get("creator"))
+        objects = ld_objects or []
+        yield ld_names(ld_resolve(ld.get("author"), objects)) or ld_names(
+            ld_resolve(ld.get("creator"), objects)
+        )
     for key in AUTHOR_META:
         if metas.get(key):
             yield metas[key]
@@ -267,6 +275,7 @@ def extract_authors(
     fallback_authors: Any,
     site_keys: set[str] | None = None,
     section: str | None = None,
+    ld_objects: list[LdObject] | None = None,
 ) -> list[str]:
     """Authors from rules, JSON-LD, meta tags, byline markup, feed - in that order.
 
@@ -276,7 +285,7 @@ def extract_authors(
     keys = site_keys or set()
     label = norm_key(section or "")
     outlet_only: list[str] = []
-    for values in _author_sources(root, metas, ld, rules, fallback_authors):
+    for values in _author_sources(root, metas, ld, rules, fallback_authors, ld_objects):
         # the page's own section ("Politics", "Western Cape") in a byline slot is a label, not a writer
         found = [
             a for a in split_authors(values, rules.author_strip, keys) if norm_key(a) != label or not label

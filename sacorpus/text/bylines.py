@@ -30,6 +30,12 @@ AUTHOR_META = (
 )
 BYLINE_XPATH = (
     "//*[@rel='author' or @itemprop='author']",
+    # the hCard/hAtom microformat blogs have printed since 2006: <span class="vcard author"><span class="fn">
+    "//*[contains(concat(' ', normalize-space(@class), ' '), ' author ')"
+    " and contains(concat(' ', normalize-space(@class), ' '), ' vcard ')]"
+    "//*[contains(concat(' ', normalize-space(@class), ' '), ' fn ')]"
+    " | //*[contains(concat(' ', normalize-space(@class), ' '), ' author ')"
+    " and contains(concat(' ', normalize-space(@class), ' '), ' fn ')]",
     "//*[contains(concat(' ', normalize-space(@class), ' '), ' byline ') or contains(@class, 'author-name')"
     " or contains(@class, 'byline__name') or contains(@class, 'article-author') or contains(@class, 'authorname')"
     " or contains(@class, 'author__name') or contains(@class, 'AuthorList-item') or contains(@class, 'author-link')]",

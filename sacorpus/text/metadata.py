@@ -92,7 +92,9 @@ def extract_metadata(
         root, metas, ld, url, names, rules, fallback.get("title"), meta.title_candidates, meta.section
     )
     site_keys = {norm_key(n) for n in names if n and norm_key(n)} | host_keys(host_of(url))
-    meta.authors = extract_authors(root, metas, ld, rules, fallback.get("authors"), site_keys, meta.section)
+    meta.authors = extract_authors(
+        root, metas, ld, rules, fallback.get("authors"), site_keys, meta.section, objects
+    )
     meta.published, meta.published_raw, meta.published_source = extract_published(
         root, metas, ld, url, rules, fallback.get("published")
     )

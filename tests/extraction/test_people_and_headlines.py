@@ -159,3 +159,25 @@ def test_the_pages_section_name_is_not_an_author():
 )
 def test_handles_addresses_degrees_and_author_page_furniture_are_not_names(byline, expected):
     assert split_authors(byline) == expected
+
+
+def test_json_ld_author_given_by_reference_is_resolved_in_the_graph():
+    graph = (
+        '<script type="application/ld+json">{"@graph":['
+        '{"@type":"NewsArticle","headline":"Water bill passed","author":{"@id":"https://x.example/#/person/1"}},'
+        '{"@type":"Person","@id":"https://x.example/#/person/1","name":"Naledi Khumalo"}]}</script>'
+    )
+    body = '<p>x</p><a href="/author/other">Sidebar Columnist</a>'
+    assert meta(graph, body).authors == ["Naledi Khumalo"]
+
+
+def test_hcard_author_microformat_is_a_byline():
+    body = (
+        '<article><h1>Water bill passed</h1><p class="meta">by <span class="vcard author">'
+        '<span class="fn">Naledi Khumalo</span></span></p><p>x</p></article>'
+        '<aside><a href="/author/sc">Sidebar Columnist</a></aside>'
+    )
+    assert meta("", body).authors == ["Naledi Khumalo"]
+    assert meta("", '<p>by <span class="author vcard fn">Naledi Khumalo</span></p><p>x</p>').authors == [
+        "Naledi Khumalo"
+    ]
