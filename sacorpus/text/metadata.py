@@ -88,17 +88,19 @@ def extract_metadata(
     names = site_names(metas, objects, ld, site_name)
     meta = Metadata()
     meta.site_name = next((s for s in names if s), None)
+    meta.section = extract_section(root, metas, ld, rules)
     meta.title, meta.title_clean = extract_title(
-        root, metas, ld, url, names, rules, fallback.get("title"), meta.title_candidates
+        root, metas, ld, url, names, rules, fallback.get("title"), meta.title_candidates, meta.section
     )
     site_keys = {norm_key(n) for n in names if n and norm_key(n)} | host_keys(host_of(url))
-    meta.authors = extract_authors(root, metas, ld, rules, fallback.get("authors"), site_keys)
+    meta.authors = extract_authors(
+        root, metas, ld, rules, fallback.get("authors"), site_keys, meta.section, objects
+    )
     meta.published, meta.published_raw, meta.published_source = extract_published(
         root, metas, ld, url, rules, fallback.get("published")
     )
     meta.local_day = local_day(meta.published, meta.published_raw, url, root, metas, ld, rules)
     meta.modified = extract_modified(metas, ld)
-    meta.section = extract_section(root, metas, ld, rules)
     meta.tags = extract_tags(metas, ld)
     meta.description = extract_description(metas, ld)
     meta.canonical_url = extract_canonical(root, metas, url)

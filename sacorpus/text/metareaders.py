@@ -132,6 +132,21 @@ def ld_names(value: Any, depth: int = 0) -> list[str]:
     return []
 
 
+def ld_resolve(value: Any, objects: list[LdObject], depth: int = 0) -> Any:
+    """A JSON-LD value with ``{"@id": ...}`` references replaced by the graph's object of that id.
+
+    Yoast and other graph writers state the article's author as a reference (``"author": {"@id":
+    ".../#author"}``) and the Person once elsewhere in the graph; without resolving, no name is seen.
+    """
+    if depth > 2:
+        return value
+    if isinstance(value, list):
+        return [ld_resolve(v, objects, depth + 1) for v in value[:30]]
+    if isinstance(value, dict) and "name" not in value and isinstance(value.get("@id"), str):
+        return next((o for o in objects if o.get("@id") == value["@id"] and o is not value), value)
+    return value
+
+
 def ld_string(ld: Mapping[str, Any] | None, key: str) -> str | None:
     """A JSON-LD property when it is a string, else None."""
     value = ld.get(key) if ld else None
@@ -191,6 +206,7 @@ __all__ = [
     "host_of",
     "ld_article",
     "ld_names",
+    "ld_resolve",
     "ld_string",
     "ld_types",
     "node_text",

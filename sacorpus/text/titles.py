@@ -132,10 +132,14 @@ _GENERIC_TITLES = frozenset(
 )
 
 
-def is_generic_title(title: str | None, site_keys: set[str]) -> bool:
-    """A "title" that is no headline: empty, one word ("Article", "Sport"), or the site's own name."""
+def is_generic_title(title: str | None, site_keys: set[str], labels: Iterable[str] = ()) -> bool:
+    """A "title" that is no headline: empty, one word ("Article", "Sport"), the site's own name, or a label.
+
+    ``labels`` are names the page gives its own sections ("Western Cape", "Politics News"): a page
+    whose only "headline" is its section is mislabelled, not titled.
+    """
     key = norm_key(title or "")
-    if not key:
+    if not key or key in {norm_key(label) for label in labels}:
         return True
     words = (title or "").split()
     if len(words) <= 1 or key in _GENERIC_TITLES:

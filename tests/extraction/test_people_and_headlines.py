@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sacorpus.text.authors import is_organisation
+from sacorpus.text.authors import is_organisation, split_authors
 from sacorpus.text.metadata import extract_metadata
 from sacorpus.text.preclean import parse_html
 
@@ -101,3 +101,83 @@ def test_commenters_and_site_footer_names_are_not_authors():
 def test_author_link_furniture_is_not_part_of_the_name(byline):
     body = f'<article><p>x</p><a rel="author" href="/author/jd">{byline}</a></article>'
     assert meta("", body).authors == ["Jane Dlamini"]
+
+
+@pytest.mark.parametrize(
+    "byline",
+    [
+        "Thandi Mokoena | IOL",
+        "Thandi Mokoena, IOL",
+        "By Thandi Mokoena for IOL",
+        "Thandi Mokoena for Independent Newspapers Online",
+        "Thandi Mokoena | Independent Media Holdings (Pty) Ltd",
+    ],
+)
+def test_the_outlet_credited_beside_a_person_is_not_a_second_author(byline):
+    page = meta(f'<meta name="author" content="{byline}">')
+    assert page.authors == ["Thandi Mokoena"]
+
+
+def test_agencies_and_desks_that_sign_stay_as_written():
+    # every evaluation set's truth keeps them: "Adam Vidler, AP" names two bylines, "Staff Reporter" one
+    assert meta('<meta name="author" content="Thandi Mokoena, AP">').authors == ["Thandi Mokoena", "AP"]
+    assert meta('<meta name="author" content="Staff Reporter">').authors == ["Staff Reporter"]
+    assert meta('<meta name="author" content="Sapa">').authors == ["Sapa"]
+    # the outlet as the whole byline, with no person anywhere on the page, is what the page states
+    assert meta('<meta name="author" content="IOL">').authors == ["IOL"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Lowveld Media Stiftung", "Kasi Press GmbH", "Umhlaba Verein e.V.", "Nordbank AG", "Ubuntu Magazine"],
+)
+def test_legal_forms_and_company_words_mark_organisations(name):
+    assert is_organisation(name)
+    # such a byline falls through to the person the page names
+    page = meta(f'<meta name="author" content="{name}">', '<div class="byline">By Sipho Nkosi</div><p>x</p>')
+    assert page.authors == ["Sipho Nkosi"]
+
+
+def test_the_pages_section_name_is_not_an_author():
+    head = (
+        '<meta property="article:section" content="Western Cape"><meta name="author" content="Western Cape">'
+    )
+    assert meta(head, '<div class="byline">By Sipho Nkosi</div><p>x</p>').authors == ["Sipho Nkosi"]
+
+
+@pytest.mark.parametrize(
+    "byline,expected",
+    [
+        ("Lerato Dlamini @leratod", ["Lerato Dlamini"]),
+        ("lerato[at]dailylamp.example", []),
+        ("Lerato Dlamini, PhD", ["Lerato Dlamini"]),
+        ("Alles von Lerato Dlamini", ["Lerato Dlamini"]),
+        ("Interview: Lerato Dlamini", ["Lerato Dlamini"]),
+        ("257 Artikel", []),
+        ("No Author", []),
+    ],
+)
+def test_handles_addresses_degrees_and_author_page_furniture_are_not_names(byline, expected):
+    assert split_authors(byline) == expected
+
+
+def test_json_ld_author_given_by_reference_is_resolved_in_the_graph():
+    graph = (
+        '<script type="application/ld+json">{"@graph":['
+        '{"@type":"NewsArticle","headline":"Water bill passed","author":{"@id":"https://x.example/#/person/1"}},'
+        '{"@type":"Person","@id":"https://x.example/#/person/1","name":"Naledi Khumalo"}]}</script>'
+    )
+    body = '<p>x</p><a href="/author/other">Sidebar Columnist</a>'
+    assert meta(graph, body).authors == ["Naledi Khumalo"]
+
+
+def test_hcard_author_microformat_is_a_byline():
+    body = (
+        '<article><h1>Water bill passed</h1><p class="meta">by <span class="vcard author">'
+        '<span class="fn">Naledi Khumalo</span></span></p><p>x</p></article>'
+        '<aside><a href="/author/sc">Sidebar Columnist</a></aside>'
+    )
+    assert meta("", body).authors == ["Naledi Khumalo"]
+    assert meta("", '<p>by <span class="author vcard fn">Naledi Khumalo</span></p><p>x</p>').authors == [
+        "Naledi Khumalo"
+    ]

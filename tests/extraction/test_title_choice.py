@@ -170,3 +170,65 @@ def test_visible_h1_repeated_and_extended_by_og_title_is_the_headline():
     # a JSON-LD headline is structured evidence: the h1 does not override it this way
     ld = '<script type="application/ld+json">{"@type":"NewsArticle","headline":"Muffins, step by step"}</script>'
     assert _title(og + ld, body) == "Muffins, step by step"
+
+
+def test_spelling_follows_the_sources_that_agree_on_the_headline():
+    curly = "Minister\u2019s \u2018bold\u2019 plan for rail \u2013 what changes"
+    straight = "Minister's 'bold' plan for rail - what changes"
+
+    def ld(text: str) -> str:
+        return f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{text}"}}</script>'
+
+    def seo(text: str) -> str:
+        return f'<meta property="og:title" content="{text}"><title>{text} | Daily Lamp</title>'
+
+    # JSON-LD (the chosen source) spells it plainly; the visible <h1> and <title> agree on the
+    # typographic spelling: 2 votes to 1
+    head = (
+        ld(straight)
+        + f'<title>{curly} | Daily Lamp</title><meta property="og:site_name" content="Daily Lamp">'
+    )
+    assert _title(head, f"<article><h1>{curly}</h1><p>x</p></article>") == curly
+    # og:title and <title> are one family and vote once: against JSON-LD and the <h1> they lose
+    assert _title(ld(curly) + seo(straight), f"<article><h1>{curly}</h1><p>x</p></article>") == curly
+    # a tie (the SEO family against the <h1>, no JSON-LD) keeps the chosen source's spelling
+    assert _title(seo(straight), f"<article><h1>{curly}</h1><p>x</p></article>") == straight
+
+
+def test_markup_glued_h1_counts_with_the_spaced_spelling():
+    plain = "Rail strike: Commuters' long walk home"
+    typo = "Rail strike: Commuters\u2019 long walk home"
+    head = (
+        f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{plain}"}}</script>'
+        f'<meta property="og:title" content="{typo}">'
+    )
+    # the <h1> joins kicker and headline without the space; it still agrees with og:title's spelling
+    body = "<article><h1>Rail strike:<span>Commuters\u2019 long walk home</span></h1><p>x</p></article>"
+    assert _title(head, body) == typo
+
+
+def test_visible_headline_beats_a_differently_worded_seo_title_without_json_ld():
+    shown = "Is a heat pump worth it in an old house?"
+    seo = "Heat pumps in old houses - when they pay off"
+    head = f'<meta property="og:title" content="{seo} | Warm Home"><title>{seo} | Warm Home</title>'
+    head += '<meta property="og:site_name" content="Warm Home">'
+    assert _title(head, f"<article><h1>{shown}</h1><p>x</p></article>") == shown
+    # an <h1> about something else (no word shared) is a sidebar or section heading, not the headline
+    assert _title(head, "<article><h1>Newsletter signup</h1><p>x</p></article>") == seo
+    # an <h1> that is the SEO title plus a kicker is no better headline
+    assert _title(head, f"<article><h1>Energy {seo}</h1><p>x</p></article>") == seo
+    # og:title, twitter:title and <title> all declaring one headline: the declared one stays
+    declared = head + f'<meta name="twitter:title" content="{seo}">'
+    assert _title(declared, f"<article><h1>{shown}</h1><p>x</p></article>") == seo
+    # a JSON-LD headline is structured evidence: this rule does not apply
+    ld = f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{seo}"}}</script>'
+    assert _title(head + ld, f"<article><h1>{shown}</h1><p>x</p></article>") == seo
+
+
+def test_the_pages_own_section_name_is_no_headline():
+    headline = "Cape Town water tariffs rise by 8% from July"
+    head = (
+        '<meta property="og:title" content="Western Cape"><meta property="article:section" content="Western Cape">'
+        f'<title>{headline} | Daily Lamp</title><meta property="og:site_name" content="Daily Lamp">'
+    )
+    assert _title(head, "<p>x</p>") == headline
