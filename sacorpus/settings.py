@@ -163,7 +163,7 @@ EXTENSIONS = {
 SACORPUS_SUMMARY_ENABLED = True
 DOWNLOAD_SLOTS = {"wayback-cdx": {"concurrency": 1, "delay": 1.0}}  # SACORPUS_WAYBACK_CDX_RATE applies
 
-# --- frontier, incremental runs, Wayback (issue 3, crawl-level; owned by the frontier helper) ----------
+# --- frontier, incremental runs, Wayback (crawl-level) ---------------------------------------------------
 # A seen-request filter on disk (JOBDIR/requests.seen.sqlite) with a bounded RAM cache, and a
 # scheduler that recovers a JOBDIR after kill -9 (see sacorpus/frontier/).
 SCHEDULER = "sacorpus.frontier.scheduler.ResumableScheduler"
