@@ -214,7 +214,6 @@ def test_scrapyd_setting_mongo_uri_stores_in_mongodb(scrapyd, tmp_path, mongo_se
             ("setting", f"MONGO_DATABASE={database}"),
             ("setting", f"SACORPUS_SQLITE_PATH={db}"),
             ("setting", f"SACORPUS_JOBDIR_ROOT={tmp_path / 'jobs'}"),
-            ("setting", "SACORPUS_MAX_ARTICLES=6"),
         ],
     )
     assert job["status"] == "ok", job

@@ -27,7 +27,7 @@ def test_the_store_is_chosen_from_final_settings():
 def test_s_mongo_uri_stores_in_mongodb_and_corpus_commands_read_it(crawl, mongo_server, tmp_path):
     database = f"{mongo_server.database}_s_uri"
     uri_args = ["-s", f"MONGO_URI={mongo_server.uri}", "-s", f"MONGO_DATABASE={database}"]
-    run = crawl("demo", *uri_args, "-s", "SACORPUS_MAX_ARTICLES=6", export=False)
+    run = crawl("demo", *uri_args, export=False)
     assert run.returncode == 0, run.log[-3000:]
     client: MongoClient = MongoClient(mongo_server.uri, serverSelectionTimeoutMS=5000)
     try:
@@ -65,8 +65,6 @@ def test_s_contact_url_reaches_the_user_agent(crawl, tmp_path):
             f"base_url={server.base_url}",
             "-s",
             "SACORPUS_CONTACT_URL=https://contact.example/corpus-team",
-            "-s",
-            "SACORPUS_MAX_ARTICLES=2",
             export=False,
         )
     assert run.returncode == 0, run.log[-3000:]
