@@ -345,7 +345,12 @@ def preclean(html: str, rules: RuleSet | None = None) -> str:
 
 
 def strip_static_text(text: str, patterns: Iterable[str]) -> str:
-    """Remove static text (exact strings or regexes, per line) from extracted text; drop emptied lines."""
+    """Drop the lines that are, as a whole, one of the static texts (exact strings or regexes).
+
+    Anchored to whole lines: a publication's "Related links" or "© 2025 ..." is furniture on a line of its
+    own, while a story sentence that mentions the same words ("the National Gallery", "subscribe to")
+    keeps every word. An entry matching part of a line never cuts that part out.
+    """
     patterns = [p for p in patterns if p]
     if not patterns or not text:
         return text
@@ -354,14 +359,13 @@ def strip_static_text(text: str, patterns: Iterable[str]) -> str:
         try:
             compiled.append(re.compile(p))
         except re.error:
-            compiled.append(re.compile(re.escape(p)))
-    out = []
-    for line in text.split("\n"):
-        original = line
-        for rx in compiled:
-            line = rx.sub("", line)
-        if line.strip() or not original.strip():
-            out.append(line.strip() if line != original else line)
+            pass  # a plain string that is no regex still matches as itself
+    exact = set(patterns)
+
+    def static(line: str) -> bool:
+        return line in exact or any(rx.fullmatch(line) for rx in compiled)
+
+    out = [line for line in text.split("\n") if not line.strip() or not static(line.strip())]
     return "\n".join(out).strip("\n")
 
 
