@@ -7,6 +7,7 @@ runs extraction with and without them against must-contain snippets of real page
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from sacorpus.text.boilerplate import LineHistory
 
@@ -14,13 +15,29 @@ from sacorpus.text.boilerplate import LineHistory
 LINK_RUN = 3
 
 
-def drop_link_lines(text: str, anchors: list[tuple[str, str]]) -> str:
-    """Remove runs of lines that are nothing but a link's text: related-story lists, "More from" boxes.
+def _host(url: str) -> str:
+    host = (urlsplit(url).hostname or "").lower()
+    return host[4:] if host.startswith("www.") else host
+
+
+def same_site(href: str, page_url: str | None) -> bool:
+    """A link to the page's own site: relative, or a host that is the page's or a sub/parent domain."""
+    host = _host(href)
+    if not host:
+        return not href.startswith(("mailto:", "tel:", "javascript:"))
+    page = _host(page_url or "")
+    return bool(page) and (host == page or host.endswith("." + page) or page.endswith("." + host))
+
+
+def drop_link_lines(text: str, anchors: list[tuple[str, str]], url: str | None = None) -> str:
+    """Remove runs of lines that are nothing but a link to another article of the same site: "Read
+    also" lists, "More from" boxes (teasers of the publication's own stories).
 
     A single linked line inside a story (a linked headline the story discusses, a URL quoted as a link)
-    stays; only ``LINK_RUN`` or more in a row, a list of other articles' titles, go.
+    stays; only ``LINK_RUN`` or more in a row go. Links to other sites (sources, products, documents a
+    story lists) are content and stay, however many there are.
     """
-    linked = {t for t, _ in anchors if len(t) >= 12}
+    linked = {t for t, href in anchors if len(t) >= 12 and same_site(href, url)}
     if not linked:
         return text
     lines = text.split("\n")
@@ -73,30 +90,46 @@ _CALL_TO_ACTION = re.compile(
 )
 
 
+#: the top of the body, where a page repeats its headline (after a kicker or a date line at most)
+HEADER_LINES = 3
+
+
 def _squash(text: str) -> str:
     return re.sub(r"\W+", "", text).casefold()
+
+
+def _headline_repeat(line: str, index: int, keys: set[str]) -> bool:
+    """The headline itself at the top of the body (the title is its own field).
+
+    Only in the first ``HEADER_LINES`` lines: an exact repeat of a headline the page states (punctuation
+    and case aside), or a kicker and the headline ("Premiere in Eisenhüttenstadt - DDR-Hotel Lunik
+    öffnet..."). A sentence that ends with the headline's words further down, or a lede that starts
+    like it, is text.
+    """
+    if index >= HEADER_LINES:
+        return False
+    squashed = _squash(line)
+    return squashed in keys or (
+        len(line) < 300 and any(squashed.endswith(k) and len(squashed) < len(k) + 80 for k in keys)
+    )
 
 
 def drop_furniture_lines(text: str, titles: list[str]) -> str:
     """Drop lines that are page furniture on any site, and repeats of a line within the page.
 
     Kept only what measurably removes furniture on both evaluation sets and never reporting: stray
-    symbols, lines repeating the headline (the title is its own field; also glued to a kicker,
-    "KickerHeadline"), "Read more: ..." pointers, widget labels, photo credits, copyright and sign-up
-    prompts. A line repeated on the page keeps its first occurrence. Contact lines, credits of
-    contributors ("Additional reporting by ..."), date lines and bylines are text and stay.
+    symbols, the headline repeated at the top of the body, "Read more: ..." pointers, widget labels,
+    photo credits, copyright and sign-up prompts. A line repeated on the page keeps its first occurrence.
+    Contact lines, credits of contributors ("Additional reporting by ..."), date lines and bylines are
+    text and stay.
     """
     keys = {_squash(t) for t in titles if t and len(_squash(t)) >= 12}
     out = []
     seen: set[str] = set()
-    for line in text.split("\n"):
-        squashed = _squash(line)
-        if not squashed:
-            if len(line) <= 3:
-                continue  # stray symbols ("¯", "___")
-        elif squashed in keys or (
-            len(line) < 300 and any(squashed.endswith(k) and len(squashed) < len(k) + 80 for k in keys)
-        ):
+    for index, line in enumerate(text.split("\n")):
+        if not _squash(line) and len(line) <= 3:
+            continue  # stray symbols ("¯", "___")
+        if _headline_repeat(line, index, keys):
             continue
         if len(line) < 220 and (
             _SEE_ALSO.match(line) or _FURNITURE.match(line) or _CALL_TO_ACTION.match(line)
@@ -116,12 +149,13 @@ def filter_lines(
     anchors: list[tuple[str, str]],
     strip_text: tuple[str, ...] = (),
     history: LineHistory | None = None,
+    url: str | None = None,
 ) -> str:
     """Every line filter in order: link-line runs, furniture, the publication's static text, and lines
     the publication repeats on other pages (``history``). Lists and tables stay."""
     from sacorpus.text.preclean import strip_static_text
 
-    text = drop_link_lines(text, anchors)
+    text = drop_link_lines(text, anchors, url)
     text = drop_furniture_lines(text, [t for t in titles if t])
     if strip_text:
         text = strip_static_text(text, strip_text)

@@ -273,4 +273,7 @@ def test_static_text_is_anchored_to_whole_lines():
         "Gallery (c)"
     )
     out = strip_static_text(text, ["Related links", "Gallery", "Gallery (c)"])
-    assert out == "The museum said its Related links page was down.\nShe visited the National Gallery (c) on Sunday."
+    assert (
+        out
+        == "The museum said its Related links page was down.\nShe visited the National Gallery (c) on Sunday."
+    )
