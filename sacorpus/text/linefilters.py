@@ -26,7 +26,9 @@ def same_site(href: str, page_url: str | None) -> bool:
     if not host:
         return not href.startswith(("mailto:", "tel:", "javascript:"))
     page = _host(page_url or "")
-    return bool(page) and (host == page or host.endswith("." + page) or page.endswith("." + host))
+    if not page:
+        return True  # the page's own address is unknown: a page's links are mostly its own site's
+    return host == page or host.endswith("." + page) or page.endswith("." + host)
 
 
 def drop_link_lines(text: str, anchors: list[tuple[str, str]], url: str | None = None) -> str:
@@ -98,19 +100,23 @@ def _squash(text: str) -> str:
     return re.sub(r"\W+", "", text).casefold()
 
 
+#: a line this long is the story's first paragraph: the header zone ends there
+PROSE_LINE = 100
+
+
 def _headline_repeat(line: str, index: int, keys: set[str]) -> bool:
     """The headline itself at the top of the body (the title is its own field).
 
-    Only in the first ``HEADER_LINES`` lines: an exact repeat of a headline the page states (punctuation
-    and case aside), or a kicker and the headline ("Premiere in Eisenhüttenstadt - DDR-Hotel Lunik
-    öffnet..."). A sentence that ends with the headline's words further down, or a lede that starts
-    like it, is text.
+    Only above the story's first paragraph: an exact repeat of a headline the page states (punctuation
+    and case aside), after breadcrumbs at most; or, in the first ``HEADER_LINES`` lines, a kicker and the
+    headline ("Premiere in Eisenhüttenstadt - DDR-Hotel Lunik öffnet..."). A sentence that ends with the
+    headline's words, a lede that starts like it, or the same words further down are text.
     """
-    if index >= HEADER_LINES:
-        return False
     squashed = _squash(line)
     return squashed in keys or (
-        len(line) < 300 and any(squashed.endswith(k) and len(squashed) < len(k) + 80 for k in keys)
+        index < HEADER_LINES
+        and len(line) < 300
+        and any(squashed.endswith(k) and len(squashed) < len(k) + 80 for k in keys)
     )
 
 
@@ -126,11 +132,14 @@ def drop_furniture_lines(text: str, titles: list[str]) -> str:
     keys = {_squash(t) for t in titles if t and len(_squash(t)) >= 12}
     out = []
     seen: set[str] = set()
+    header = True  # above the first paragraph, until the headline has been dropped once
     for index, line in enumerate(text.split("\n")):
         if not _squash(line) and len(line) <= 3:
             continue  # stray symbols ("¯", "___")
-        if _headline_repeat(line, index, keys):
+        if header and _headline_repeat(line, index, keys):
+            header = False
             continue
+        header = header and len(line) < PROSE_LINE
         if len(line) < 220 and (
             _SEE_ALSO.match(line) or _FURNITURE.match(line) or _CALL_TO_ACTION.match(line)
         ):
