@@ -130,9 +130,13 @@ def repair_glued_sentences(text: str) -> str:
 def is_hidden(el: etree._Element) -> bool:
     """True for elements a browser would not show (or shows only to screen readers).
 
-    Exception: a hidden block holding article-length paragraph text is a paywall or a body revealed
-    by script; it *is* the article, so it is kept.
+    Exceptions: a hidden block holding article-length paragraph text is a paywall or a body revealed
+    by script; it *is* the article, so it is kept. A hidden ``<h1>`` is the page's headline given to
+    screen readers: it tells the extractor where the story starts (removing it moved extraction to a
+    teaser list on a real page), and the headline line filter drops it from the text.
     """
+    if el.tag == "h1":
+        return False
     if _hidden_markup(el):
         return not _has_long_text(el)
     return False
