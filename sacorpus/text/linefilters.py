@@ -63,14 +63,20 @@ _SEE_ALSO = re.compile(
     r"more\s+on\s+this(?:\s+story)?|recommended|don'?t\s+miss|les\s+også|lees\s+ook|lesen\s+sie\s+(?:auch|mehr)|"
     r"mehr\s+zum\s+thema|auch\s+interessant|zum\s+artikel|lire\s+aussi|à\s+lire\s+aussi|lea\s+también|"
     r"leia\s+também|läs\s+också|læs\s+også|lue\s+myös|czytaj\s+(?:też|także|więcej)|čtěte\s+také|"
-    r"funda\s+(?:futhi|olunye\s+udaba(?:\s+lapha)?)|lees\s+ook)\s*[:|\-–—>»]",
+    r"funda\s+(?:futhi|olunye\s+udaba(?:\s+lapha)?)|lees\s+ook|lea\s+(?:más|además)|"
+    r"puedes\s+ver|te\s+puede\s+interesar|weitere\s+beiträge(?:\s+[\w-]+){0,3})\s*[:|\-–—>»]",
     re.I,
 )
+# all-capital pointers ("MIRA: ...", "LEA: ..."): in capitals a label, not a speaker named Mira or Lea
+_CAPS_POINTER = re.compile(r"^(?:MIRA|MIRE|LEA|LEE|VEA|VER\s+TAMBIÉN|LEIA|LIRE)\s*:")
 # stand-alone furniture lines: widget labels, calls to action, credits, copyright
 _FURNITURE = re.compile(
     r"^(?:read\s+more|czytaj\s+więcej|advertisement|advertentie|anzeige|publicité|publicidad|recommended(?:\s+videos?)?|"
     r"popular|most\s+read|share(?:\s+this(?:\s+article)?)?|swipe\s*→?|embed|schlagwörter(?:\s+zu\s+diesem\s+artikel)?|"
     r"tags?|etiketler\s*:?|fehler\s+gefunden\?.*|jetzt\s+unterstützen|lesedauer:.*|\d+\s+min(?:ute)?n?\s+(?:read|lesezeit)|"
+    r"temas|kategorien?:.{0,80}|schon\s+gelesen\??|empfohlene\s+beiträge|zum\s+newsletter\s+anmelden|"
+    r"video\s+verfügbar\s+bis\b.{0,40}|ten\s+tekst\s+przeczytasz\b.{0,60}|"
+    r"materiał\s+chroniony\s+prawem\s+autorskim.{0,120}|>>.{5,160}<<|"
     r"(?:photo|foto|bild|image|picture|credit|source|quelle|imagen)s?\s*[:©].{0,90}|"
     r".{0,90}(?:/|\bvia\s+)(?:getty\s*images|afp|reuters|ap|dpa|epa|shutterstock|gallo\s+images)|"
     r"(?:copyright\s*)?©.{0,200}|copyright\s+\d{4}.{0,200}|"
@@ -87,7 +93,10 @@ _CALL_TO_ACTION = re.compile(
     r"du\s+musst\s+dich\s+einloggen|jetzt\s+(?:abonnieren|anmelden|registrieren)|suscr[ií]bete|"
     r"esta\s+funcionalidad\s+es\s+s[oó]lo\s+para\s+suscriptores|get\s+the\s+latest\b|get\s+real-time\s+updates|"
     r"join\s+(?:the\s+)?(?:conversation|thought-provoking)|click\s+here\s+to\s+(?:subscribe|sign\s+up|join)|"
-    r"download\s+(?:the|our)\s+(?:\w+\s+)?app|abonneer|abonnez-vous|iscriviti).{0,200}$",
+    r"download\s+(?:the|our)\s+(?:\w+\s+)?app|abonneer|abonnez-vous|iscriviti|"
+    r"if\s+you\s+enjoyed\s+(?:reading\s+)?this\s+(?:post|article|story)|lust\s+auf\s+mehr\?|"
+    r"klicken\s+sie\s+auf\s+den\s+(?:unteren\s+)?button,?\s+um\s+den\s+inhalt|"
+    r"click\s+(?:on\s+)?the\s+button\s+below\s+to\s+load).{0,200}$",
     re.I,
 )
 
@@ -141,7 +150,10 @@ def drop_furniture_lines(text: str, titles: list[str]) -> str:
             continue
         header = header and len(line) < PROSE_LINE
         if len(line) < 220 and (
-            _SEE_ALSO.match(line) or _FURNITURE.match(line) or _CALL_TO_ACTION.match(line)
+            _SEE_ALSO.match(line)
+            or _FURNITURE.match(line)
+            or _CALL_TO_ACTION.match(line)
+            or _CAPS_POINTER.match(line)
         ):
             continue
         if len(line) >= 15 and line in seen:

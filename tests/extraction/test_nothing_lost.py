@@ -122,3 +122,16 @@ def test_page_with_a_headline_repeat_and_a_list_of_sources(make_page):
     assert "Department of Water and Sanitation report" in ex.text
     assert "Census 2022 household water access tables" in ex.text
     assert not ex.text.startswith("Tankers sent to Soweto")
+
+
+def test_pointers_and_labels_go_a_speaker_named_lea_stays():
+    furniture = [
+        "MIRA: Madre se acerca a conocer los motivos de captura de su hijo",
+        "Lea más: el concejo propone una nueva tarifa de agua",
+        "Schon gelesen?",
+        ">> Wegen Corona: Lokal auf Mallorca muss schliessen <<",
+        "Kategorie: News",
+        "Temas",
+    ]
+    story = ["Lea: I think the council should have warned us sooner.", PROSE]
+    assert drop_furniture_lines("\n".join([*furniture, *story]), []).split("\n") == story
