@@ -60,7 +60,7 @@ def drop_link_lines(text: str, anchors: list[tuple[str, str]], url: str | None =
 
 _SEE_ALSO = re.compile(
     r"^\s*(?:read\s+(?:more|also|next)|also\s+read|more|related(?:\s+(?:articles?|stories|links|news))?|see\s+also|"
-    r"more\s+on\s+this(?:\s+story)?|recommended|don'?t\s+miss|les\s+også|lees\s+ook|lesen\s+sie\s+(?:auch|mehr)|"
+    r"more\s+on\s+this(?:\s+story)?|recommended|don'?t\s+miss|les\s+også|lees\s+ook|lesen\s+sie\s+(?:auch|mehr)|dowiedz\s+się\s+więcej|"
     r"mehr\s+zum\s+thema|auch\s+interessant|zum\s+artikel|lire\s+aussi|à\s+lire\s+aussi|lea\s+también|"
     r"leia\s+também|läs\s+också|læs\s+også|lue\s+myös|czytaj\s+(?:też|także|więcej)|čtěte\s+také|"
     r"funda\s+(?:futhi|olunye\s+udaba(?:\s+lapha)?)|lees\s+ook|lea\s+(?:más|además)|"
@@ -77,7 +77,13 @@ _FURNITURE = re.compile(
     r"temas|kategorien?:.{0,80}|schon\s+gelesen\??|empfohlene\s+beiträge|zum\s+newsletter\s+anmelden|"
     r"video\s+verfügbar\s+bis\b.{0,40}|ten\s+tekst\s+przeczytasz\b.{0,60}|"
     r"materiał\s+chroniony\s+prawem\s+autorskim.{0,120}|>>.{5,160}<<|"
-    r"(?:photo|foto|bild|image|picture|credit|source|quelle|imagen)s?\s*[:©].{0,90}|"
+    r"das\s+thema\s+könnte\s+(?:dich|sie)\s+auch\s+interessieren:?|weitere\s+themen|bild\s+anzeigen|inhaltsverzeichnis|"
+    r"vorschau\s+auf\s+den\s+nächsten\s+artikel|mehr\s+zum\s+thema\s+auf\s+\S+|letzte\s+änderung\b.{0,40}|"
+    r"kommentare\s+insgesamt:.{0,20}|keine\s+kommentare\b.{0,80}|"
+    r"(?:sie\s+sind|du\s+bist)\s+(?:aktuell\s+|derzeit\s+)?nicht\s+eingeloggt.{0,80}|du\s+musst\s+eingeloggt\s+sein.{0,120}|"
+    r"\(\s*(?:credit|photo|image|picture|foto)s?\s*:.{0,90}\)|fot\.\s.{0,90}|"
+    r"(?:photo|foto|bild|image|picture|credit|source|quelle|imagen|titelbild|beitragsbild)s?\s*[:©].{0,90}|"
+    r"cr[ée]dits?\s+photos?\s*:.{0,90}|"
     r".{0,90}(?:/|\bvia\s+)(?:getty\s*images|afp|reuters|ap|dpa|epa|shutterstock|gallo\s+images)|"
     r"(?:copyright\s*)?©.{0,200}|copyright\s+\d{4}.{0,200}|"
     r"(?:would\s+you\s+like\s+to\s+comment|sign\s+up\b|subscribe\b|join\s+our\b|follow\s+us\b|get\s+in\s+touch\b|"

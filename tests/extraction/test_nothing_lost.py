@@ -132,6 +132,10 @@ def test_pointers_and_labels_go_a_speaker_named_lea_stays():
         ">> Wegen Corona: Lokal auf Mallorca muss schliessen <<",
         "Kategorie: News",
         "Temas",
+        "Crédits photos : Bestimage",
+        "(Credit: Clayton Aldern / Grist)",
+        "Dowiedz się więcej: Kto jak głosował ws. unijnych funduszy?",
+        "Sie sind aktuell nicht eingeloggt.",
     ]
     story = ["Lea: I think the council should have warned us sooner.", PROSE]
     assert drop_furniture_lines("\n".join([*furniture, *story]), []).split("\n") == story
