@@ -58,15 +58,17 @@ def remove_fact_boxes(scope: etree._Element) -> int:
     """
     from sacorpus.text.rules import paragraph_chars
 
-    total = paragraph_chars(scope)
     boxes = [
         el
         for el in scope.iterfind(".//*[@class]")
         if el.tag not in ("html", "body", "main", "article")
         and _FACT_BOX.search(el.get("class") or "")
         and el.find(".//h1") is None
-        and not (total and paragraph_chars(el) >= BODY_SHARE * total)
     ]
+    if not boxes:
+        return 0
+    total = paragraph_chars(scope)  # only on pages that have a box (a pass over the whole page)
+    boxes = [el for el in boxes if not (total and paragraph_chars(el) >= BODY_SHARE * total)]
     chosen = set(boxes)
     removed = 0
     for el in boxes:
@@ -93,9 +95,8 @@ def remove_image_credits(scope: etree._Element) -> int:
     contributors ("Additional reporting by") are no image credits."""
     found = [
         el
-        for el in scope.iter()
-        if isinstance(el.tag, str)
-        and el.tag not in ("html", "body", "main", "article")
+        for el in scope.xpath(".//*[@class or @id]")
+        if el.tag not in ("html", "body", "main", "article")
         and _CREDIT.search(" ".join((el.get("class") or "", el.get("id") or "")))
     ]
     removed = 0
