@@ -2,7 +2,9 @@
 
 On a trafilatura-style dataset (``with`` snippets that must be in the text), lists every page where bare
 trafilatura (defaults) keeps all of them and sacorpus loses at least one, with the step that lost it:
-``line:<filter>`` (a line filter; each filter is tried alone), ``preclean`` (hidden text, embeds, teaser
+``comments`` (bare trafilatura keeps it only with reader comments on), ``headline`` (the page's
+headline repeated above the story, which the title field holds), ``line:<filter>`` (a line filter; each
+filter is tried alone), ``preclean`` (hidden text, embeds, teaser
 cards, fact boxes, publication filters), or ``extraction`` (sacorpus's own trafilatura call, the fallback).
 Also counts the unwanted (``without``) snippets each side lets through, so a change that keeps more text is
 seen together with what it lets in.
@@ -40,7 +42,17 @@ def _html(page: Page) -> str:
 
 
 def _culprit(page: Page, html: str, lost: list[str]) -> str:
+    """The step that loses ``lost``; ``comments`` when bare trafilatura keeps it only with comments on,
+    ``headline`` when it is the page's headline, dropped as an exact repeat above the story (the title
+    is its own field)."""
+    import trafilatura
+
+    if _missing(lost, trafilatura.extract(html, url=page.url, include_comments=False) or ""):
+        return "comments"
     unfiltered = extract_article(html, page.url, line_filters=False)
+    titles = [norm(t) for t in (unfiltered.title, unfiltered.title_clean) if t]
+    if all(any(norm(s) in t for t in titles) for s in lost) and not _missing(lost, unfiltered.text):
+        return "headline"
     if not _missing(lost, unfiltered.text):
         for name in FILTERS:  # which filter alone loses it
             text = unfiltered.text
@@ -100,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     for step, n in by_step.most_common():
         print(f"  {step:<28} {n}")
+    other = sum(n for step, n in by_step.items() if step not in ("comments", "headline"))
+    print(f"pages losing text other than reader comments and the headline repeated above the story: {other}")
     print(f"unwanted snippets let through: sacorpus {ours_in}, trafilatura {theirs_in}")
     for page_id, step, lost, _, _ in losses[: args.show]:
         print(f"- {page_id} [{step}]: {lost[0][:100]!r}")

@@ -305,6 +305,7 @@ def _extract(
             anchors=all_anchors,
             strip_text=rules.strip_text,
             history=history,
+            url=url if url and "://" in url else meta.canonical_url,
         )
     result.text = text
     result.anchors = anchors_in_text(all_anchors, text)

@@ -18,6 +18,7 @@ or on a string (:func:`preclean`).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Iterable
@@ -129,9 +130,13 @@ def repair_glued_sentences(text: str) -> str:
 def is_hidden(el: etree._Element) -> bool:
     """True for elements a browser would not show (or shows only to screen readers).
 
-    Exception: a hidden block holding article-length paragraph text is a paywall or a body revealed
-    by script; it *is* the article, so it is kept.
+    Exceptions: a hidden block holding article-length paragraph text is a paywall or a body revealed
+    by script; it *is* the article, so it is kept. A hidden ``<h1>`` is the page's headline given to
+    screen readers: it tells the extractor where the story starts (removing it moved extraction to a
+    teaser list on a real page), and the headline line filter drops it from the text.
     """
+    if el.tag == "h1":
+        return False
     if _hidden_markup(el):
         return not _has_long_text(el)
     return False
@@ -185,9 +190,27 @@ def remove_element(el: etree._Element) -> None:
     parent.remove(el)
 
 
+def _paged_body(doomed: list[etree._Element]) -> set[etree._Element]:
+    """Hidden siblings of one kind that together hold an article: the pages of a story or a gallery a
+    script shows one at a time (each page alone is too short to pass as an article body)."""
+    groups: dict[tuple[object, str], list[etree._Element]] = {}
+    for el in doomed:
+        groups.setdefault((el.getparent(), el.get("class") or el.tag), []).append(el)
+    kept: set[etree._Element] = set()
+    for members in groups.values():
+        if len(members) < 3:
+            continue
+        chars = sum(len(t) for el in members for p in el.iter("p") for t in p.itertext())
+        if chars > 1500:
+            kept.update(members)
+    return kept
+
+
 def remove_hidden(root: etree._Element) -> int:
     """Remove every hidden element; returns how many were removed."""
     doomed = [el for el in root.iter() if isinstance(el.tag, str) and is_hidden(el)]
+    paged = _paged_body(doomed)
+    doomed = [el for el in doomed if el not in paged]
     removed = 0
     for el in doomed:
         if el.getparent() is not None:  # (a descendant of a removed element is detached harmlessly)
@@ -239,68 +262,17 @@ def space_blocks(root: etree._Element) -> None:
                 el.text = _xml_safe(el.text + "\n")
 
 
-def _words(el: etree._Element) -> int:
-    return len(" ".join(el.itertext()).split())
-
-
-def remove_teaser_cards(scope: etree._Element) -> int:
-    """Drop ``<article>`` cards nested in the story whose text is (almost) all link text.
-
-    CMSs mark "read also" teasers inside a story as small articles that are one big link; their
-    headline and blurb are not part of the story, while a nested article with prose of its own
-    (an embedded explainer, a quoted post) is kept.
-    """
-    removed = 0
-    for card in list(scope.iter("article")):
-        if not any(x.tag == "article" for x in card.iterancestors()):
-            continue
-        total = _words(card)
-        if not total or total > 80:
-            continue
-        linked = sum(_words(a) for a in card.iter("a") if not any(x.tag == "a" for x in a.iterancestors()))
-        if linked >= 0.9 * total:
-            remove_element(card)
-            removed += 1
-    return removed
-
-
-_FACT_BOX = re.compile(r"(?:^|[\s_-])(?:facts?-?box|info-?box|key-?points)(?:$|[\s_-])", re.I)
-
-
-def remove_fact_boxes(scope: etree._Element) -> int:
-    """Drop fact boxes, info boxes and "key points" panels (class names say so).
-
-    They restate or supplement the report in note form (a summary, a glossary, a disclaimer, a
-    reading list) and are not part of the running text a reader's copy of the article holds. A box
-    that holds the headline (``<h1>``) is a layout wrapper, not a fact box, and stays.
-    """
-    boxes = [
-        el
-        for el in scope.iterfind(".//*[@class]")
-        if el.tag not in ("html", "body", "main", "article")
-        and _FACT_BOX.search(el.get("class") or "")
-        and el.find(".//h1") is None
-    ]
-    chosen = set(boxes)
-    removed = 0
-    for el in boxes:
-        if any(a in chosen for a in el.iterancestors()):
-            continue  # inside a box already removed
-        remove_element(el)
-        removed += 1
-    return removed
-
-
 def preclean_tree(
     root: etree._Element, rules: RuleSet | None = None, problems: list[str] | None = None
 ) -> dict[str, int]:
-    """Pre-clean a parsed page in place; returns counts ``{"hidden", "filtered", "teasers", "boxes"}`` -> n.
+    """Pre-clean a parsed page in place; returns counts ``{"hidden", "filtered", "teasers", "boxes", "credits"}`` -> n.
     Embedded posts (tweets, Instagram) quoted in a story stay: they are part of what it reports. A publication filter that would remove most of the page's prose is not
     applied and recorded in ``problems`` (see :mod:`sacorpus.text.rules`)."""
+    from sacorpus.text.blocks import remove_fact_boxes, remove_image_credits, remove_teaser_cards
     from sacorpus.text.rules import apply_filters, focus_body
 
     rules = rules or RuleSet()
-    stats = {"hidden": 0, "filtered": 0, "teasers": 0, "boxes": 0}
+    stats = {"hidden": 0, "filtered": 0, "teasers": 0, "boxes": 0, "credits": 0}
     body = root.find(".//body")
     scope = body if body is not None else root
     stats["filtered"] = apply_filters(root, rules, problems)
@@ -309,6 +281,7 @@ def preclean_tree(
     stats["hidden"] = remove_hidden(scope)
     stats["teasers"] = remove_teaser_cards(scope)
     stats["boxes"] = remove_fact_boxes(scope)
+    stats["credits"] = remove_image_credits(scope)
     space_blocks(scope)
     return stats
 
@@ -345,23 +318,25 @@ def preclean(html: str, rules: RuleSet | None = None) -> str:
 
 
 def strip_static_text(text: str, patterns: Iterable[str]) -> str:
-    """Remove static text (exact strings or regexes, per line) from extracted text; drop emptied lines."""
+    """Drop the lines that are, as a whole, one of the static texts (exact strings or regexes).
+
+    Anchored to whole lines: a publication's "Related links" or "© 2025 ..." is furniture on a line of its
+    own, while a story sentence that mentions the same words ("the National Gallery", "subscribe to")
+    keeps every word. An entry matching part of a line never cuts that part out.
+    """
     patterns = [p for p in patterns if p]
     if not patterns or not text:
         return text
     compiled = []
     for p in patterns:
-        try:
+        with contextlib.suppress(re.error):  # a plain string that is no regex still matches as itself
             compiled.append(re.compile(p))
-        except re.error:
-            compiled.append(re.compile(re.escape(p)))
-    out = []
-    for line in text.split("\n"):
-        original = line
-        for rx in compiled:
-            line = rx.sub("", line)
-        if line.strip() or not original.strip():
-            out.append(line.strip() if line != original else line)
+    exact = set(patterns)
+
+    def static(line: str) -> bool:
+        return line in exact or any(rx.fullmatch(line) for rx in compiled)
+
+    out = [line for line in text.split("\n") if not line.strip() or not static(line.strip())]
     return "\n".join(out).strip("\n")
 
 

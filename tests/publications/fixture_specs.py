@@ -114,6 +114,35 @@ def arc_2017(slug: str, site: str, old_site: str, path: str, captured: str, when
 # --- IOL and Isolezwe ------------------------------------------------------------------------------------
 
 
+def iol_2012() -> dict:
+    """IOL's Polopoly layout (about 2010-2015): the story in ``div.aticle_column`` (IOL's own spelling),
+    headline block ``.article_headers``, a ``.byline``; beside the story a column of teasers to other
+    IOL stories that reads like prose."""
+    _h, author, _w = story("iol")
+    when = "2012-06-11T09:30:00+02:00"
+    teasers = [
+        "Pretoria motorists say the pothole on Church Street has now swallowed three tyres this week alone.",
+        "The Tshwane council has again postponed its vote on the roads budget, leaving repairs in limbo.",
+    ]
+    return {
+        "path": "/news/south-africa/gauteng/pretoria-residents-march-over-potholes-1.1315123",
+        "captured": "2012-06-12",
+        "published": when[:10],
+        "title": "{h} | IOL News",
+        "head": f'<meta property="article:published_time" content="{when}">',
+        "h1": '<div class="article_headers"><h1>{h}</h1></div>',
+        "byline": f'<div class="byline">By {e(author)}</div>',
+        "top_in": '<div class="article_content_wrapper">',
+        "container": ('<div class="aticle_column">', "</div>"),
+        "after": (
+            '<div class="right_column">'
+            + "".join(f"<div><p>{e(t)}</p></div>" for t in teasers)
+            + "</div></div>"
+        ),
+        "absent": teasers,
+    }
+
+
 def iol_2019() -> dict:
     """IOL before the 2020 redesign: a ``.byline``, "Related links" with a related-articles box, and an
     "Independent Online" credit line closing the story."""
@@ -202,6 +231,28 @@ def isolezwe_2025() -> dict:
 
 
 # --- Media24 (News24, Netwerk24) --------------------------------------------------------------------------
+
+
+def news24_2013() -> dict:
+    """News24's 2010-2015 layout: the story in ``div.article.col626`` with a "Related links" box
+    (``#relatedlinks_box``) inside it and a Twitter/Facebook strip (``.TwitterfacebookLink``) closing it,
+    written as a sentence."""
+    _h, author, _w = story("news24")
+    when = "2013-08-19T06:00:00+02:00"
+    related = "Survivors of a 2011 fire in Hillbrow tell a similar story of broken promises."
+    share = "Tweet this story or share it with your friends on Facebook right now."
+    return {
+        "path": "/SouthAfrica/News/Joburg-fire-survivors-still-waiting-for-homes-20130819",
+        "captured": "2013-08-20",
+        "published": when[:10],
+        "title": "{h} | News24",
+        "head": f'<meta property="article:published_time" content="{when}">',
+        "byline": f'<div class="byline">{e(author)}</div>',
+        "container": ('<div class="article col626">', "</div>"),
+        "inside": box("relatedlinks_box", related, attr="id"),
+        "tail": box("TwitterfacebookLink", share),
+        "absent": [related, share],
+    }
 
 
 def news24_2019() -> dict:
@@ -576,9 +627,9 @@ ARC_SITES = {
 }
 
 SPECS: dict[str, dict[str, dict]] = {
-    "iol": {"2019": iol_2019(), "2024": iol_2024()},
+    "iol": {"2012": iol_2012(), "2019": iol_2019(), "2024": iol_2024()},
     "isolezwe": {"iol": isolezwe_iol(), "2025": isolezwe_2025()},
-    "news24": {"2019": news24_2019(), "2024": news24_2024()},
+    "news24": {"2013": news24_2013(), "2019": news24_2019(), "2024": news24_2024()},
     "netwerk24": {"2024": netwerk24()},
     "mg": {"2014": mg_2014(), "2020": mg_2020()},
     "dailymaverick": {"2025": dailymaverick()},

@@ -261,3 +261,19 @@ def test_similar_class_names_are_not_fact_boxes(cls):
 def test_box_holding_the_headline_is_a_wrapper_and_stays():
     html = page('<div class="infobox-layout"><h1>Water cuts</h1><p>Residents queued.</p></div>')
     assert "Residents queued" in visible_text(preclean(html))
+
+
+def test_static_text_is_anchored_to_whole_lines():
+    """A plain-string entry removes its own line, never the same words inside a story sentence."""
+    text = (
+        "Related links\n"
+        "The museum said its Related links page was down.\n"
+        "Gallery\n"
+        "She visited the National Gallery (c) on Sunday.\n"
+        "Gallery (c)"
+    )
+    out = strip_static_text(text, ["Related links", "Gallery", "Gallery (c)"])
+    assert (
+        out
+        == "The museum said its Related links page was down.\nShe visited the National Gallery (c) on Sunday."
+    )
