@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +28,7 @@ from sacorpus.text.linefilters import filter_lines
 from sacorpus.text.metadata import Metadata, extract_metadata
 from sacorpus.text.preclean import parse_html, preclean_tree, repair_glued_sentences
 from sacorpus.text.rules import body_rules, paragraph_chars, ruled_text_lost, suspicious, without_body_rules
+from sacorpus.text.unicode_text import visible_text
 
 logger = logging.getLogger(__name__)
 
@@ -169,10 +169,11 @@ def _run_readability(html_tree: etree._Element) -> str:
 
 
 def _clean_lines(text: str) -> str:
-    """One paragraph a line, whitespace collapsed, composed Unicode (NFC: "e" + combining acute is "é",
-    so search, word counts and dedup see one spelling), glued sentences given their space."""
+    """One paragraph a line, whitespace collapsed, one spelling (:func:`visible_text`: NFC, no soft
+    hyphens or zero-width spaces, so search, word counts and dedup see one form), glued sentences given
+    their space."""
     out = []
-    for line in unicodedata.normalize("NFC", text).split("\n"):
+    for line in visible_text(text).split("\n"):
         line = " ".join(line.split())
         if line:
             out.append(repair_glued_sentences(line))

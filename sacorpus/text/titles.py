@@ -13,6 +13,8 @@ import html
 import re
 from collections.abc import Iterable
 
+from sacorpus.text.unicode_text import visible_text
+
 _SEP = r"\s+(?:\||[-–—]|::|·|•|»|«|/|\\|~|\*)\s+"
 _SEPARATORS = re.compile(_SEP)
 _TRAILING_SEP = re.compile(_SEP + r"$")
@@ -41,12 +43,13 @@ def norm_key(text: str) -> str:
 
 
 def clean_spaces(text: str | None) -> str | None:
-    """Collapse whitespace and undo leftover (double-escaped) HTML entities."""
+    """Collapse whitespace, undo leftover (double-escaped) HTML entities, one spelling (NFC, no soft
+    hyphens: :func:`visible_text`)."""
     if text is None:
         return None
     if "&" in text and re.search(r"&(#\d+|#x[0-9a-f]+|[a-z]{2,8});", text, re.I):
         text = html.unescape(text)
-    text = " ".join(text.split())
+    text = " ".join(visible_text(text).split())
     return text or None
 
 
