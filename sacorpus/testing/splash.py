@@ -115,15 +115,9 @@ class FakeSplash:
 async def serve(port: int, auth: str | None, chromium: str) -> None:
     from playwright.async_api import async_playwright
 
-    args = [
-        "--no-sandbox",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-        "--disable-dev-shm-usage",
-    ]
+    from sacorpus.rendering import CHROMIUM_ARGS
+
+    args = ["--no-sandbox", *CHROMIUM_ARGS]
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=chromium, headless=True, args=args)
         splash = FakeSplash(browser, auth)
