@@ -63,6 +63,16 @@ def _colours(n: int) -> list[Any]:
     return [cmap(i % cmap.N) for i in range(n)]
 
 
+def _save(fig: Any, ax: Any, title: str, path: str | Path) -> Path:
+    """Title, layout and PNG file: the one ending every chart shares."""
+    ax.set_title(title)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png")
+    return path
+
+
 def plot_monthly(
     monthly: Mapping[tuple[str, str], int], path: str | Path, *, title: str = "Articles per month"
 ) -> Path:
@@ -107,12 +117,7 @@ def plot_monthly(
             fontsize=8,
             title="publication",
         )
-    ax.set_title(title)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="png")
-    return path
+    return _save(fig, ax, title, path)
 
 
 def plot_runs(
@@ -147,9 +152,4 @@ def plot_runs(
         ax.set_ylabel("new articles")
         ax.grid(True, axis="y", alpha=0.3)
         fig.autofmt_xdate()
-    ax.set_title(title)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="png")
-    return path
+    return _save(fig, ax, title, path)
