@@ -12,19 +12,54 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
+from email.message import Message
 from pathlib import Path
 
 import pytest
 from crawlkit import FAST, REPO, SCRAPY
 
-from sacorpus.demo.bigsite import build_big_site
+from sacorpus.demo.bigsite import BigSite, build_big_site
 from sacorpus.demo.server import SiteServer
 
 pytestmark = pytest.mark.slow
 N = 120
-PACE = ["-s", "DOWNLOAD_DELAY=0.25"]  # slow enough to still run while a second run starts
+# a held page must outwait the refused run, however slow the machine
 SLOW = ["-s", "CONCURRENT_REQUESTS=2", "-s", "DOWNLOAD_DELAY=0.05", "-s", "SACORPUS_DEDUP_ENABLED=False"]
+SLOW += ["-s", "DOWNLOAD_TIMEOUT=600"]
+
+
+class GatedSite:
+    """The big site with its article pages held back after the first ``free`` until the test opens the
+    gate: the first run is certainly still running (or certainly unfinished when killed) however slow
+    the machine is. A paced crawl was a race that a loaded machine lost."""
+
+    def __init__(self, big: BigSite, free: int) -> None:
+        self.held = {a.path: big.resources[a.path] for a in big.articles}
+        self.resources = {p: r for p, r in big.resources.items() if p not in self.held}
+        self.opened = threading.Event()
+        self._free = free
+        self._lock = threading.Lock()
+        self.base = ""
+
+    def serve(self) -> SiteServer:
+        server = SiteServer(self.resources).start()
+        self.base = server.base_url
+        server.add_route("/", self.answer)
+        return server
+
+    def answer(self, raw_path: str, headers: Message) -> tuple[int, dict[str, str], bytes] | None:
+        resource = self.held.get(raw_path.split("?", 1)[0])
+        if resource is None:
+            return None
+        with self._lock:
+            self._free -= 1
+            wait = self._free < 0
+        if wait:
+            self.opened.wait(timeout=300)
+        body = resource.body.replace(b"{base}", self.base.encode())
+        return 200, {"Content-Type": resource.content_type, **resource.headers}, body
 
 
 def start(workdir: Path, base_url: str, *args: str, jobs: str = "jobs", log: str = "crawl.log"):
@@ -61,8 +96,9 @@ def wait_stored(workdir: Path, proc: subprocess.Popen, at_least: int) -> None:
 @pytest.mark.parametrize("jobs", ["jobs", "other-jobs"], ids=["same-jobdir", "same-store"])
 def test_a_second_run_refuses_while_the_first_completes(tmp_path, jobs):
     big = build_big_site(N)
-    with SiteServer(big.resources) as server:
-        first = start(tmp_path, server.base_url, *SLOW, *PACE)
+    site = GatedSite(big, free=8)
+    with site.serve() as server:
+        first = start(tmp_path, server.base_url, *SLOW)
         try:
             wait_stored(tmp_path, first, 5)
             served_before = len(server.requests)
@@ -74,8 +110,10 @@ def test_a_second_run_refuses_while_the_first_completes(tmp_path, jobs):
                 cwd=REPO, capture_output=True, text=True, timeout=120,
             )  # fmt: skip
             assert first.poll() is None, "the first run ended before the second was tried"
+            site.opened.set()
             assert first.wait(timeout=240) == 0, (tmp_path / "crawl.log").read_text()[-3000:]
         finally:
+            site.opened.set()
             if first.poll() is None:
                 first.kill()
     log = second.stdout + second.stderr
@@ -99,13 +137,15 @@ def test_a_second_run_refuses_while_the_first_completes(tmp_path, jobs):
 
 def test_a_killed_run_leaves_no_stuck_lock(tmp_path):
     big = build_big_site(N)
-    with SiteServer(big.resources) as server:
+    site = GatedSite(big, free=N // 4 + 2)
+    with site.serve() as server:
         first = start(tmp_path, server.base_url, *SLOW)
         try:
             wait_stored(tmp_path, first, N // 4)
             first.send_signal(signal.SIGKILL)
             first.wait(timeout=10)
         finally:
+            site.opened.set()
             if first.poll() is None:
                 first.kill()
         assert (tmp_path / "jobs" / "demo" / "run.lock").exists()
@@ -141,10 +181,9 @@ def test_a_second_run_on_the_same_mongodb_refuses(tmp_path, mongo_server):
     articles = client[database]["articles"]
     big = build_big_site(N)
     try:
-        with SiteServer(big.resources) as server:
-            first = start(
-                tmp_path, server.base_url, *SLOW, *mongo, "-s", "SACORPUS_RUN_LOCK_SECONDS=3", *PACE
-            )
+        site = GatedSite(big, free=8)
+        with site.serve() as server:
+            first = start(tmp_path, server.base_url, *SLOW, *mongo, "-s", "SACORPUS_RUN_LOCK_SECONDS=3")
             try:
                 deadline = time.monotonic() + 120
                 while articles.count_documents({}) < 5:
@@ -159,8 +198,10 @@ def test_a_second_run_on_the_same_mongodb_refuses(tmp_path, mongo_server):
                     cwd=REPO, capture_output=True, text=True, timeout=120,
                 )  # fmt: skip
                 assert first.poll() is None, "the first run ended before the second was tried"
+                site.opened.set()
                 assert first.wait(timeout=240) == 0, (tmp_path / "crawl.log").read_text()[-3000:]
             finally:
+                site.opened.set()
                 if first.poll() is None:
                     first.kill()
         log = second.stdout + second.stderr
