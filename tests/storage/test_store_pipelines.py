@@ -121,7 +121,9 @@ def test_unreachable_store_at_start_stops_the_run_at_once(tmp_path: Path) -> Non
         f"MONGO_URI=mongodb://127.0.0.1:{free_port()}",  # nothing listens there
         "MONGO_TIMEOUT_MS=500",
     )
-    assert time.monotonic() - started < 15
+    # the stats below say it stopped before any article; the clock only catches a run that waited
+    # for every batch to time out (minutes), with room for a loaded machine's slow start
+    assert time.monotonic() - started < 90
     assert "cannot be used" in stats[REFUSED] and stats["finish_reason"] == "store_unavailable"
     assert run_failures(stats) and stats.get("sacorpus/store/spilled", 0) == 0
     assert "Topology Description" not in log
