@@ -20,17 +20,24 @@ class KnownValues:
     languages: tuple[str, ...]
 
 
-def known_values(store: ArticleStore, settings: Any) -> KnownValues:
-    """Sorted publications and languages of the store and of the publication files."""
-    publications = store.distinct_values("publication")
-    languages = store.distinct_values("language")
+def file_values(settings: Any) -> KnownValues:
+    """The publications and languages of the publication files (shipped and SACORPUS_PUBLICATIONS_DIR)."""
     try:
         files = load_all(settings.get("SACORPUS_PUBLICATIONS_DIR") or None)
     except PublicationError:  # a broken file is reported by `scrapy check-publications`, not here
         files = {}
-    for slug, publication in files.items():
-        publications.add(slug)
-        languages.update(publication.languages)
+    languages = {code for publication in files.values() for code in publication.languages}
+    return KnownValues(tuple(sorted(files)), tuple(sorted(languages)))
+
+
+def known_values(store: ArticleStore, settings: Any, files: KnownValues | None = None) -> KnownValues:
+    """Sorted publications and languages of the store and of the publication files.
+
+    ``files`` (from :func:`file_values`) spares a long-running caller re-reading the files each time.
+    """
+    files = files or file_values(settings)
+    publications = store.distinct_values("publication") | set(files.publications)
+    languages = store.distinct_values("language") | set(files.languages)
     return KnownValues(tuple(sorted(publications)), tuple(sorted(languages)))
 
 

@@ -24,7 +24,7 @@ import jinja2
 from aiohttp import web
 
 from sacorpus.corpus.filters import FilterError
-from sacorpus.corpus.known import KnownValues, known_values
+from sacorpus.corpus.known import KnownValues, file_values, known_values
 from sacorpus.corpus.search import PatternError
 from sacorpus.storage.base import ArticleStore, StorageError
 from sacorpus.web.params import article_filter, filter_form, with_changes
@@ -65,6 +65,7 @@ class Corpus:
         self.settings = settings
         self.config = config
         self.pool = ThreadPoolExecutor(config.workers, thread_name_prefix="sacorpus-serve")
+        self.files: KnownValues | None = None  # the publication files' values, read once
 
     async def run(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking store function off the event loop."""
@@ -72,7 +73,10 @@ class Corpus:
         return await loop.run_in_executor(self.pool, functools.partial(fn, *args, **kwargs))
 
     async def known(self) -> KnownValues:
-        known: KnownValues = await self.run(known_values, self.store, self.settings)
+        """The store's publications and languages now, and those of the publication files."""
+        if self.files is None:
+            self.files = await self.run(file_values, self.settings)
+        known: KnownValues = await self.run(known_values, self.store, self.settings, self.files)
         return known
 
 
