@@ -84,6 +84,11 @@ def cases(store: SQLiteStore) -> list[tuple[str, str, Callable[[], Any]]]:
             lambda: queries.search(store, flt(), "zebra", size=PAGE_SIZE),
         ),
         (
+            "kwic 'land reform' (page 1)",
+            "/kwic?q=land+reform",
+            lambda: queries.concordance(store, flt(), "land reform", max_lines=PAGE_SIZE + 1),
+        ),
+        (
             "kwic 'land reform' sorted (cap)",
             "/kwic?q=land+reform&sort=left",
             lambda: queries.concordance(store, flt(), "land reform", sort="left", max_lines=MAX_LINES),

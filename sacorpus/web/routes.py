@@ -76,6 +76,10 @@ async def kwic(request: web.Request) -> web.StreamResponse:
     fmt = choice(request.query, "format", FORMATS, "html")
     page = None
     if q:
+        number_ = number(request.query, "page", 1, 1, MAX_PAGE)
+        size = corpus.config.page_size
+        # in corpus order a page needs only the lines up to its end (and one more: is there a next page?)
+        early = sort == "none" and fmt == "html"
         lines, counts, capped = await corpus.run(
             queries.concordance,
             corpus.store,
@@ -84,13 +88,14 @@ async def kwic(request: web.Request) -> web.StreamResponse:
             width=width,
             case_sensitive=flag(request.query, "case"),
             sort=sort,
-            max_lines=corpus.config.max_lines,
+            max_lines=min(corpus.config.max_lines, number_ * size + 1) if early else corpus.config.max_lines,
         )
         if fmt != "html":
             rows = ((h.left, h.keyword, h.right, h.url) for h in lines)
             return download("kwic", ("left", "keyword", "right", "url"), rows, fmt)
-        number_ = number(request.query, "page", 1, 1, MAX_PAGE)
-        page = queries.kwic_page(lines, counts, capped, number_, corpus.config.page_size)
+        page = queries.kwic_page(lines, counts, capped and not early, number_, size)
+        if early and capped:
+            page.total = None  # stopped at this page: how many lines in all is not known
     return render(request, "kwic.html", page=page, q=q, sort=sort, width=width, sorts=SORT_KEYS, **context)
 
 

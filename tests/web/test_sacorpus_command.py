@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import sqlite_args
+from servekit import sqlite_args
 
 from sacorpus.testing.servers import free_port, stop_process, wait_until_listening
 

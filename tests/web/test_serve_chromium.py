@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from conftest import Served, sqlite_args, start_server
+from servekit import Served, sqlite_args, start_server
 
 from sacorpus.rendering import CHROMIUM_ARGS
 from sacorpus.testing.servers import stop_process

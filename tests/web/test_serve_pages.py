@@ -8,8 +8,10 @@ from urllib.parse import quote, unquote
 
 import lxml.html
 import pytest
-from conftest import PAGE_SIZE, Served
+from scrapy.settings import Settings
+from servekit import PAGE_SIZE, Served
 
+from sacorpus.storage.base import store_from_settings
 from sacorpus.testing.corpus import browser_corpus
 
 RECORDS = {r["url"]: r for r in browser_corpus()}
@@ -105,6 +107,18 @@ def test_kwic_sorts_pages_and_downloads(served: Served) -> None:
     assert tsv.body.splitlines()[0] == "left\tkeyword\tright\turl" and len(tsv.body.splitlines()) == 5
 
 
+def test_kwic_in_corpus_order_pages_through_every_line(served: Served) -> None:
+    download = served.get("/kwic?q=land+reform&format=tsv").body.splitlines()[1:]
+    shown, path = [], "/kwic?q=land+reform"
+    while path:
+        doc = lxml.html.fromstring(served.get(path).body)
+        for row in doc.cssselect("table.kwic tbody tr"):
+            shown.append("\t".join(td.text_content() for td in row.cssselect("td")))
+        nxt = doc.cssselect("a[rel=next]")
+        path = "/kwic" + nxt[0].get("href") if nxt else ""
+    assert shown == download and len(shown) == 4
+
+
 def test_article_view_marks_links_quotes_languages_and_duplicates(served: Served) -> None:
     answer = served.get("/article?url=" + quote("https://iol.example/land-reform-2", safe=""))
     assert answer.status == 200
@@ -187,3 +201,18 @@ def test_read_only_and_headers(served: Served) -> None:
     assert page.headers["X-Frame-Options"] == "DENY"
     assert served.get("/static/style.css").headers["Content-Type"].startswith("text/css")
     assert served.get("/static/..%2Fapp.py").status == 404
+
+
+def test_the_pages_wrote_nothing(served: Served) -> None:
+    """Run last in the module: after every page above, the store holds what it held before."""
+    settings = Settings()
+    settings.setmodule("sacorpus.settings")
+    for pair in served.store_args[1::2]:
+        name, value = pair.split("=", 1)
+        settings.set(name, value)
+    fields = ("title", "text", "tokens", "links", "quotes", "dedup_label", "dedup_evidence", "fetched_at")
+    with store_from_settings(settings) as store:
+        assert store.count() == len(RECORDS)
+        for url, original in RECORDS.items():
+            stored = store.get(url)
+            assert stored is not None and {f: stored[f] for f in fields} == {f: original[f] for f in fields}
