@@ -104,7 +104,12 @@ def cases(store: SQLiteStore) -> list[tuple[str, str, Callable[[], Any]]]:
 def serve(path: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     cmd = [sys.executable, "-m", "scrapy", "serve", "--port", str(port)]
-    cmd += ["-s", f"SACORPUS_SQLITE_PATH={path}", "-s", f"SACORPUS_STORE_SPILL_PATH={path.parent / 'spill.jsonl'}"]
+    cmd += [
+        "-s",
+        f"SACORPUS_SQLITE_PATH={path}",
+        "-s",
+        f"SACORPUS_STORE_SPILL_PATH={path.parent / 'spill.jsonl'}",
+    ]
     cmd += ["-s", f"SACORPUS_SERVE_PAGE_SIZE={PAGE_SIZE}", "-s", f"SACORPUS_SERVE_MAX_LINES={MAX_LINES}"]
     env = {k: v for k, v in os.environ.items() if k not in ("MONGO_URI", "SACORPUS_SQLITE_PATH")}
     with log.open("wb") as out:
