@@ -88,7 +88,6 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("sacorpus.web", "templates"),
         autoescape=True,
-        undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )

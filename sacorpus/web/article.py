@@ -8,11 +8,14 @@ escapes every string it prints.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
+
+from sacorpus.items import Article
 
 #: token-parallel lists the token table shows when a tagger stored them (column title, field)
 TOKEN_COLUMNS = (("POS", "upos"), ("POS", "pos"), ("lemma", "lemmas"), ("lemma", "lemma"))
@@ -39,6 +42,11 @@ class Paragraph:
 class Sentence:
     text: str
     tokens: list[list[str]] = field(default_factory=list)  # [token, POS, lemma ...] per token
+
+
+def with_defaults(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The record with every Article field present (rows written by older versions lack some)."""
+    return {**dataclasses.asdict(Article(url="", publication="")), **record}
 
 
 def web_address(url: Any) -> str | None:

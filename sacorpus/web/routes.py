@@ -111,7 +111,7 @@ async def _stored(request: web.Request) -> dict[str, Any]:
 
 
 async def article(request: web.Request) -> web.StreamResponse:
-    record = await _stored(request)
+    record = view.with_defaults(await _stored(request))
     return render(
         request,
         "article.html",

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 from urllib.parse import quote, unquote
 
 import lxml.html
 import pytest
 from scrapy.settings import Settings
-from servekit import PAGE_SIZE, Served
+from servekit import PAGE_SIZE, Served, sqlite_args, start_server
 
 from sacorpus.storage.base import store_from_settings
+from sacorpus.storage.sqlite import SQLiteStore
 from sacorpus.testing.corpus import browser_corpus
+from sacorpus.testing.servers import stop_process
 
 RECORDS = {r["url"]: r for r in browser_corpus()}
 
@@ -130,7 +133,7 @@ def test_article_view_marks_links_quotes_languages_and_duplicates(served: Served
     assert link.get("href") == "https://parliament.example/debate" and link.text_content() == "Parliament"
     assert doc.cssselect("q.quote")[0].text_content() == "“Land reform is urgent,”"
     assert len(doc.cssselect("section.sentence")) == 3
-    tokens = [td.text_content() for td in doc.cssselect("section.sentence")[0].cssselect("td")]
+    tokens = [t.text_content() for t in doc.cssselect("section.sentence")[0].cssselect("span.tok")]
     assert tokens == RECORDS["https://iol.example/land-reform-2"]["tokens"][: len(tokens)] and tokens
     mixed = lxml.html.fromstring(served.get("/article?url=" + quote("https://iol.example/choir")).body)
     assert [s.text_content() for s in mixed.cssselect("p.para span.lang")] == ["en", "zu"]
@@ -216,3 +219,34 @@ def test_the_pages_wrote_nothing(served: Served) -> None:
         for url, original in RECORDS.items():
             stored = store.get(url)
             assert stored is not None and {f: stored[f] for f in fields} == {f: original[f] for f in fields}
+
+
+def test_a_sparse_record_of_an_older_version_still_shows(tmp_path: Path) -> None:
+    """A row with only url, publication, fetch time and text renders with the Article defaults."""
+    path = tmp_path / "old.sqlite"
+    with SQLiteStore(str(path), spill_path=str(tmp_path / "spill.jsonl")) as store:
+        store.upsert_articles(
+            [
+                {
+                    "url": "https://old.example/a",
+                    "publication": "iol",
+                    "fetched_at": "2020-01-01T00:00:00Z",
+                    "text": "Hello there.",
+                }
+            ]
+        )
+    proc, url = start_server(sqlite_args(path), tmp_path / "serve.log")
+    try:
+        served = Served(url, [])
+        for page in (
+            "/article?url=" + quote("https://old.example/a"),
+            "/stats",
+            "/search?q=hello",
+            "/kwic?q=hello",
+            "/wordlist",
+        ):
+            answer = served.get(page)
+            assert answer.status == 200, (page, answer.body[-500:])
+        assert "Hello there." in served.get("/article?url=" + quote("https://old.example/a")).body
+    finally:
+        stop_process(proc)
