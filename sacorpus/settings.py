@@ -231,3 +231,11 @@ SACORPUS_RENDER_MAX_PAGES = 4  # browser pages open at once (one context, reused
 SACORPUS_RENDER_BLOCK_RESOURCES = ["image", "media", "font"]  # never fetched by the browser: text needs none
 SPLASH_URL = os.environ.get("SPLASH_URL") or None  # a Splash service: http://[user:password@]host:8050
 SACORPUS_SPLASH_WAIT = 2.0  # seconds Splash waits when a publication names wait_for but no wait
+
+# --- the corpus browser (`scrapy serve`, sacorpus/web): read-only pages over the configured store -------
+# Loopback by default: the browser has no login, so anyone who can reach the address can read the corpus.
+SACORPUS_SERVE_HOST = "127.0.0.1"
+SACORPUS_SERVE_PORT = 8017  # 0: any free port (the address is printed)
+SACORPUS_SERVE_PAGE_SIZE = 50  # rows per page (search hits, concordance lines, words, collocates)
+SACORPUS_SERVE_MAX_LINES = 20_000  # concordance lines kept for sorting and downloads (the rest counted)
+SACORPUS_SERVE_WORKERS = 4  # threads that read the store (a slow scan never blocks the other pages)

@@ -21,6 +21,7 @@ from scrapy.exceptions import UsageError
 from tqdm import tqdm
 
 from sacorpus.corpus.filters import ArticleFilter, FilterError, fields_with_filter
+from sacorpus.corpus.known import check_filter_values
 from sacorpus.storage.base import ArticleStore, StorageError
 
 
@@ -242,7 +243,10 @@ class CorpusCommand(ScrapyCommand):
         counts = ScanCounts()
         try:
             with quiet_broken_pipe(), open_corpus(self.settings) as store:
+                check_filter_values(flt, store, self.settings)
                 self.scan(store, flt, opts, counts)
+        except FilterError as exc:  # a publication or language the corpus does not know
+            raise UsageError(str(exc), print_help=False) from exc
         except StorageError as exc:
             self.fail(str(exc))
             return

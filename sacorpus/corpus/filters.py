@@ -26,6 +26,10 @@ FILTER_FIELDS = ("publication", "language", "published_at", "dedup_label")
 _DATE_RE = re.compile(r"^\d{4}(-\d{2}(-\d{2}([T ]\d{2}(:\d{2}(:\d{2})?)?)?)?)?$")
 
 
+#: the labels the dedup stage writes, and ``none`` for an article it has not labelled
+DEDUP_LABELS = ("unique", "similar", "duplicate", "none")
+
+
 class FilterError(ValueError):
     """A filter value the user gave cannot be understood (the command shows the message)."""
 
@@ -61,12 +65,18 @@ class ArticleFilter:
     since: str | None = None
     until: str | None = None
     exclude_duplicates: bool = False
+    #: only these dedup labels (``unique``, ``similar``, ``duplicate``; ``none`` for unlabelled)
+    dedup_labels: tuple[str, ...] = ()
     #: why records were skipped, e.g. {"language": 3, "no-date": 1}; filled by :meth:`matches`
     rejected: Counter[str] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
         self.publications = _split_values(self.publications)
         self.languages = _split_values(self.languages)
+        self.dedup_labels = _split_values(self.dedup_labels)
+        unknown = [label for label in self.dedup_labels if label not in DEDUP_LABELS]
+        if unknown:
+            raise FilterError(f"unknown dedup label {', '.join(unknown)}; known: {', '.join(DEDUP_LABELS)}")
         self.since = normalise_date_bound(self.since)
         self.until = normalise_date_bound(self.until)
         if self.since and self.until and self.since[: len(self.until)] > self.until:
@@ -81,6 +91,7 @@ class ArticleFilter:
             since=getattr(opts, "since", None),
             until=getattr(opts, "until", None),
             exclude_duplicates=bool(getattr(opts, "exclude_duplicates", False)),
+            dedup_labels=getattr(opts, "dedup_label", None) or (),
         )
 
     @property
@@ -100,6 +111,8 @@ class ArticleFilter:
             parts.append(f"until={self.until}")
         if self.exclude_duplicates:
             parts.append("without duplicates")
+        if self.dedup_labels:
+            parts.append("dedup_label=" + ",".join(self.dedup_labels))
         return " ".join(parts) or "all articles"
 
     def matches(self, record: dict[str, Any]) -> bool:
@@ -112,6 +125,9 @@ class ArticleFilter:
             return False
         if self.exclude_duplicates and record.get("dedup_label") == "duplicate":
             self.rejected["duplicate"] += 1
+            return False
+        if self.dedup_labels and (record.get("dedup_label") or "none") not in self.dedup_labels:
+            self.rejected["dedup-label"] += 1
             return False
         if self.since or self.until:
             published = record.get("published_at")
@@ -126,6 +142,22 @@ class ArticleFilter:
                 self.rejected["date"] += 1
                 return False
         return True
+
+
+def check_known(flt: ArticleFilter, publications: Iterable[str], languages: Iterable[str]) -> None:
+    """Raise FilterError naming a publication or language that nothing has, with the known values.
+
+    Why: a misspelt slug (``--publication mg_``) or code (``--language afr``) matches no article, and
+    0 rows would read as "the corpus has none" instead of "you asked for something that does not exist".
+    """
+    for what, given, known in (
+        ("publication", flt.publications, set(publications)),
+        ("language", flt.languages, set(languages)),
+    ):
+        unknown = [value for value in given if value not in known]
+        if unknown:
+            listed = ", ".join(sorted(known)) or "(none)"
+            raise FilterError(f"unknown {what} {', '.join(unknown)}; known: {listed}")
 
 
 def fields_with_filter(fields: Sequence[str] | None) -> list[str] | None:

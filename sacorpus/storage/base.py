@@ -219,6 +219,15 @@ class ArticleStorage(Connection):
         fingerprints them when the index can be reached again.
         """
 
+    def distinct_values(self, field: str) -> set[str]:
+        """The non-empty values one of :data:`INDEXED_FIELDS` takes (the known publications, languages).
+
+        This default reads the field of every record; the backends answer from their index.
+        """
+        if field not in INDEXED_FIELDS:
+            raise ValueError(f"{field!r} is not an indexed field")
+        return {str(r[field]) for r in self.iter_articles(fields=[field]) if r.get(field) not in (None, "")}
+
     # --- spill files -----------------------------------------------------------------------------
 
     def import_spill(self) -> int:

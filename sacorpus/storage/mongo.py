@@ -246,6 +246,15 @@ class MongoStore(MongoDedupIndex, MongoRunRecords, ArticleStore):
         except PyMongoError as exc:
             raise self._failure(exc) from exc
 
+    def distinct_values(self, field: str) -> set[str]:
+        if field not in INDEXED_FIELDS:
+            raise ValueError(f"{field!r} is not an indexed field")
+        try:
+            values = self.db.articles.distinct(field)
+        except PyMongoError as exc:
+            raise self._failure(exc) from exc
+        return {str(v) for v in values if v not in (None, "")}
+
     def iter_articles(
         self,
         publication: str | None = None,

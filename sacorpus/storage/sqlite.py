@@ -239,6 +239,13 @@ class SQLiteStore(SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
                 cur.execute("SELECT COUNT(*) FROM articles WHERE publication=?", (publication,)).fetchone()[0]
             )
 
+    def distinct_values(self, field: str) -> set[str]:
+        if field not in INDEXED_FIELDS:
+            raise ValueError(f"{field!r} is not an indexed field")
+        with self._cursor() as cur:  # a column name from the fixed tuple above, never user text
+            rows = cur.execute(f"SELECT DISTINCT {field} FROM articles WHERE {field} <> ''").fetchall()
+        return {str(r[0]) for r in rows}
+
     def iter_articles(
         self,
         publication: str | None = None,

@@ -1,0 +1,1 @@
+"""The corpus browser (`scrapy serve`): read-only web pages over the stored corpus."""
