@@ -17,64 +17,34 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "publications"))
-from rule_fixtures import (
-    FixturePage,
-    extract,
-    failures,
-    version_pages,
-    with_rules,
-    without_version,
-)
+from rule_fixtures import ENTRIES, failure_counts, unproven_entries, version_pages, without_version
 
 from sacorpus.publications import Publication, RuleSet, load_all
-
-ENTRIES = (
-    "title_strip",
-    "author_selectors",
-    "author_strip",
-    "date_selectors",
-    "section_selectors",
-    "prune_xpaths",
-    "filters",
-    "strip_text",
-    "body_selectors",
-)
-
-
-def without(rules: RuleSet, name: str, index: int) -> RuleSet:
-    return replace(rules, **{name: tuple(v for i, v in enumerate(getattr(rules, name)) if i != index)})
-
-
-def fails(pages: list[FixturePage], pub: Publication) -> list[int]:
-    return [len(failures(extract(page, pub), page.want)) for page in pages]
 
 
 def ablate(pub: Publication, rules: RuleSet, unproven: bool) -> tuple[int, int, bool | None]:
     """(entries, entries proven, version proven or None without a fixture page) for one version."""
-    entries = [(name, i) for name in ENTRIES for i in range(len(getattr(rules, name)))]
+    entries = sum(len(getattr(rules, name)) for name in ENTRIES)
     pages = version_pages(pub, rules)
     if not pages:
-        print(f"{pub.slug:<16} {rules.version:<10} {len(entries):>3} entries, no fixture page of this layout")
-        return len(entries), 0, None
-    base = fails(pages, pub)
-    version_ok = any(a > b for a, b in zip(fails(pages, without_version(pub, rules)), base, strict=True))
-    proven = 0
-    for name, i in entries:
-        after = fails(pages, with_rules(pub, rules, without(rules, name, i)))
-        if any(a > b for a, b in zip(after, base, strict=True)):
-            proven += 1
-        elif unproven:
-            print(f"  unproven: {pub.slug} {rules.version} {name}[{i}] = {getattr(rules, name)[i]!r}")
+        print(f"{pub.slug:<16} {rules.version:<10} {entries:>3} entries, no fixture page of this layout")
+        return entries, 0, None
+    base = failure_counts(pages, pub)
+    after = failure_counts(pages, without_version(pub, rules))
+    version_ok = any(a > b for a, b in zip(after, base, strict=True))
+    missing = unproven_entries(pub, rules)
+    if unproven:
+        for line in missing:
+            print(f"  unproven: {line}")
     broken = f", {sum(1 for b in base if b)} page(s) failing WITH the rules" if any(base) else ""
     print(
-        f"{pub.slug:<16} {rules.version:<10} {len(entries):>3} entries, {proven} proven by a fixture; "
+        f"{pub.slug:<16} {rules.version:<10} {entries:>3} entries, {entries - len(missing)} proven by a fixture; "
         f"version {'proven' if version_ok else 'NOT proven'} on {len(pages)} page(s){broken}"
     )
-    return len(entries), proven, version_ok
+    return entries, entries - len(missing), version_ok
 
 
 def main(argv: list[str] | None = None) -> int:

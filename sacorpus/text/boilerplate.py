@@ -6,6 +6,8 @@ site in any language: a line found on several different pages of the same public
 furniture. :class:`LineHistory` remembers hashes of the lines of the pages it has seen (bounded, least
 recently seen forgotten first); the page core drops a line once it has been seen on ``min_pages`` other
 pages, and only short lines (a repeated paragraph is more likely a syndicated copy than furniture).
+The same evidence serves titles: a ``<title>`` segment or a whole "headline" that other pages of the
+publication state too is its name or a section label (:mod:`sacorpus.text.title_choice`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,25 @@ class LineHistory:
         self.min_pages = min_pages
         self.max_lines = max_lines
         self._pages: OrderedDict[bytes, int] = OrderedDict()
+        # title strings (whole candidates and their separator segments) -> the pages (URL keys) stating them
+        self._titles: OrderedDict[bytes, set[bytes]] = OrderedDict()
+
+    def is_repeated_title(self, text: str, url: str | None) -> bool:
+        """True when ``text`` is a title (or a segment of one) that other pages of the publication state too:
+        the site's name, a section label, a CMS default ("Article"), never one story's headline."""
+        pages = self._titles.get(_key(text), set())
+        return len(pages - {_key(url or "")}) >= self.min_pages
+
+    def observe_titles(self, texts: Iterable[str], url: str | None) -> None:
+        """Count one page's title strings; a page fetched again (same URL) counts once."""
+        page = _key(url or "")
+        for key in {_key(t) for t in texts if t and t.strip()}:
+            pages = self._titles.setdefault(key, set())
+            if len(pages) <= self.min_pages:  # enough to decide; bounded memory per title
+                pages.add(page)
+            self._titles.move_to_end(key)
+        while len(self._titles) > self.max_lines:
+            self._titles.popitem(last=False)
 
     def candidates(self, lines: Iterable[str]) -> set[bytes]:
         return {_key(line) for line in lines if MIN_CHARS <= len(line) <= MAX_CHARS}

@@ -274,7 +274,7 @@ def _extract(
         result.page_type = "error"
         return result
 
-    meta = extract_metadata(root, url, rules, fallback, site_name)
+    meta = extract_metadata(root, url, rules, fallback, site_name, history)
     result.title, result.title_clean = meta.title, meta.title_clean
     result.authors = meta.authors
     result.published_at, result.published_raw, result.published_day = (

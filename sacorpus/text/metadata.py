@@ -22,6 +22,7 @@ from typing import Any
 from sacorpus.publications import RuleSet
 from sacorpus.sources.dates import to_utc_iso
 from sacorpus.text.authors import extract_authors
+from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.dates import extract_modified, extract_published, local_day
 from sacorpus.text.metareaders import host_of, ld_article, read_json_ld, read_meta, select
 from sacorpus.text.pagefields import (
@@ -78,8 +79,9 @@ def extract_metadata(
     rules: RuleSet | None = None,
     fallback: Mapping[str, Any] | None = None,
     site_name: str | None = None,
+    history: LineHistory | None = None,
 ) -> Metadata:
-    """Read every metadata field from a parsed page (read-only)."""
+    """Read every metadata field from a parsed page (read-only; ``history`` learns its title strings)."""
     rules = rules or RuleSet()
     fallback = fallback or {}
     metas = read_meta(root)
@@ -90,7 +92,16 @@ def extract_metadata(
     meta.site_name = next((s for s in names if s), None)
     meta.section = extract_section(root, metas, ld, rules)
     meta.title, meta.title_clean = extract_title(
-        root, metas, ld, url, names, rules, fallback.get("title"), meta.title_candidates, meta.section
+        root,
+        metas,
+        ld,
+        url,
+        names,
+        rules,
+        fallback.get("title"),
+        meta.title_candidates,
+        meta.section,
+        history,
     )
     site_keys = {norm_key(n) for n in names if n and norm_key(n)} | host_keys(host_of(url))
     meta.authors = extract_authors(

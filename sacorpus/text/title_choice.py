@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sacorpus.publications import RuleSet
+from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.metareaders import Metas, first_meta, host_of, ld_string, node_text
 from sacorpus.text.titles import (
     clean_spaces,
@@ -45,6 +46,7 @@ from sacorpus.text.titles import (
     host_keys,
     is_generic_title,
     norm_key,
+    split_segments,
     strip_site,
 )
 
@@ -185,6 +187,35 @@ def _h1_within_og(
     return headline if 2 <= len(words) < len(og_words) and set(words) <= set(og_words) else None
 
 
+_TYPOGRAPHY = str.maketrans(
+    {"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"'}
+    | {
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2026": "...",
+        "\u00a0": " ",
+    }
+)
+
+
+_APOSTROPHE = re.compile(r"(?<=\w)\u2019(?=\w)")
+
+
+def _ascii_fold(text: str) -> str:
+    """``text`` with typographic quotation marks, dashes and ellipses written the ASCII way.
+
+    SEO fields (og:title, ``<title>``) are often the headline passed through an ASCII filter; the
+    typographic form is the original, never the other way round. The apostrophe inside a word is left
+    alone: CMSs write it either way in every field, so it is no sign of which form is the copy, and the
+    majority of the sources decides it.
+    """
+    kept = _APOSTROPHE.sub("\x00", text)  # a placeholder no title contains, put back after folding
+    return kept.translate(_TYPOGRAPHY).replace("\x00", "\u2019")
+
+
 def _agreed_form(chosen: str, families: list[list[str]], shown: str | None) -> str:
     """The spelling of the chosen headline that most independent sources share; on a tie, the one shown.
 
@@ -203,13 +234,17 @@ def _agreed_form(chosen: str, families: list[list[str]], shown: str | None) -> s
         bare = form.replace(" ", "")
         if form.count(" ") > spaced.get(bare, "").count(" ") or bare not in spaced:
             spaced[bare] = form
+    typographic = {_ascii_fold(f): f for f in reversed(spaced.values()) if _ascii_fold(f) != f}
     votes: dict[str, int] = {}
     for family in families:
-        for form in {spaced[f.replace(" ", "")] for f in family if f and norm_key(f) == key}:
+        # a form that is another's ASCII folding is a copy of it: its votes go to the typographic original
+        forms = {spaced[f.replace(" ", "")] for f in family if f and norm_key(f) == key}
+        for form in {typographic.get(f, f) for f in forms}:
             votes[form] = votes.get(form, 0) + 1
     if not votes:
         return chosen
     chosen = spaced.get(chosen.replace(" ", ""), chosen)
+    chosen = typographic.get(chosen, chosen)
     shown = spaced.get(shown.replace(" ", ""), shown) if shown else None
     top = max(votes.values())
     if votes.get(chosen, 0) == top:
@@ -244,8 +279,42 @@ def _shown_headline(src: _Sources, shown: str | None, clean: Any) -> str | None:
     return visible
 
 
-def _first_real(candidates: Iterable[str], site_keys: set[str], labels: Iterable[str]) -> str | None:
-    return next((c for c in candidates if not is_generic_title(c, site_keys, labels)), None)
+def _title_strings(src: _Sources) -> list[str]:
+    """Every headline the page states, and the separator segments of its SEO titles."""
+    whole = [c for c in (src.ld, src.og, src.h1, src.title) if c]
+    return whole + [seg for c in (src.og, src.title) if c for seg in split_segments(c)]
+
+
+def _learn_repeats(
+    src: _Sources, history: LineHistory | None, url: str | None, site_names: list[str], labels: list[str]
+) -> None:
+    """Adds to ``site_names`` the ``<title>``/og:title segments, and to ``labels`` the whole candidates,
+    that other pages of the publication state too (then counts this page's).
+
+    Repetition is evidence on any site in any language: a segment on every page's ``<title>`` is the
+    site's name however it is spelled, and a "headline" many pages share ("Medienmitteilungen", the
+    section) is no page's headline.
+    """
+    if history is None:
+        return
+    strings = _title_strings(src)
+    for text in strings:
+        if history.is_repeated_title(text, url):
+            (labels if text in (src.ld, src.og, src.h1, src.title) else site_names).append(text)
+    history.observe_titles(strings, url)
+
+
+def _real_headline(
+    published: str, cleaned: str, candidates: Iterable[str], site_keys: set[str], labels: list[str]
+) -> tuple[str, str]:
+    """(published, cleaned) with a generic choice (a site name, "Article", a section label, a title other
+    pages repeat) replaced by the first real headline among the candidates, when there is one."""
+    if not is_generic_title(cleaned, site_keys, labels):
+        return published, cleaned
+    cleaned = next((c for c in candidates if not is_generic_title(c, site_keys, labels)), cleaned)
+    if not is_generic_title(cleaned, site_keys, labels) and is_generic_title(published, site_keys, labels):
+        published = cleaned
+    return published, cleaned
 
 
 def extract_title(
@@ -258,10 +327,15 @@ def extract_title(
     fallback_title: str | None,
     candidates_out: list[str] | None = None,
     section: str | None = None,
+    history: LineHistory | None = None,
 ) -> tuple[str | None, str | None]:
-    """(title as published, cleaned title); every candidate headline is appended to ``candidates_out``."""
+    """(title as published, cleaned title); every candidate headline is appended to ``candidates_out``;
+    ``history`` (the publication's) tells which title strings its other pages repeat."""
     src = _read_sources(root, metas, ld, fallback_title)
     host = host_of(url)
+    labels = [section] if section else []
+    site_names = list(site_names)
+    _learn_repeats(src, history, url, site_names, labels)
     _complete_cut_headline(src, site_names, host)
     if src.h1 and not src.ld and not src.og:
         # an <h1> that is only the site's logo/name: the headline is in <title> without that branding
@@ -286,14 +360,8 @@ def extract_title(
             _h1_within_og(root, src, site_names, host, clean) or _shown_headline(src, shown, clean) or cleaned
         )
     site_keys = {norm_key(n) for n in site_names if n} | host_keys(host)
-    labels = [section] if section else []
-    if is_generic_title(cleaned, site_keys, labels):
-        # a site name, "Article" or a section label is never chosen over a real headline
-        cleaned = _first_real(cleaned_candidates, site_keys, labels) or cleaned
-        if not is_generic_title(cleaned, site_keys, labels) and is_generic_title(
-            published, site_keys, labels
-        ):
-            published = cleaned
+    labels += [clean(label) for label in labels]
+    published, cleaned = _real_headline(published, cleaned, cleaned_candidates, site_keys, labels)
     shown_form = clean(src.visible) if src.visible else None
     seo = [clean(c) for c in (src.og, src.twitter, src.title) if c]
     families = [[clean(src.ld)] if src.ld else [], [shown_form] if shown_form else [], seo]

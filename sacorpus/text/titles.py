@@ -18,6 +18,8 @@ from sacorpus.text.unicode_text import visible_text
 _SEP = r"\s+(?:\||[-–—]|::|·|•|»|«|/|\\|~|\*)\s+"
 _SEPARATORS = re.compile(_SEP)
 _TRAILING_SEP = re.compile(_SEP + r"$")
+# a separator left at the end when the CMS printed an empty site name ("Headline -", "Headline | ")
+_DANGLING_SEP = re.compile(r"\s+(?:\||[-–—]|::|·|•|/|\\|~)$")
 _BYLINE_SEGMENT = re.compile(r"^(?:by|von|par|por|door|deur)\s+\S", re.I)
 _NON_ALNUM = re.compile(r"[\W_]+")
 _GENERIC_HOST_PARTS = {
@@ -81,11 +83,17 @@ def is_site_segment(segment: str, site_keys: set[str]) -> bool:
     return False
 
 
+def split_segments(title: str) -> list[str]:
+    """The separator segments of a title ("Headline | Section | Site" -> three); [] without a separator."""
+    parts = [p.strip() for p in _SEPARATORS.split(title)]
+    return [p for p in parts if p] if len(parts) > 1 else []
+
+
 def strip_site(
     title: str, site_names: Iterable[str] = (), host: str | None = None, headline: str | None = None
 ) -> str:
     """Remove site-name prefixes/suffixes from ``title``; returns the cleaned title."""
-    title = clean_spaces(title) or ""
+    title = _DANGLING_SEP.sub("", clean_spaces(title) or "")
     if not title:
         return title
     h = clean_spaces(headline) or ""
@@ -189,5 +197,6 @@ __all__ = [
     "host_keys",
     "is_site_segment",
     "norm_key",
+    "split_segments",
     "strip_site",
 ]

@@ -104,3 +104,42 @@ def without_version(publication: Publication, rules: RuleSet) -> Publication:
 def with_rules(publication: Publication, old: RuleSet, new: RuleSet) -> Publication:
     """The publication with rule version ``old`` replaced by ``new`` (an entry ablation)."""
     return replace(publication, rules=tuple(new if r is old else r for r in publication.rules))
+
+
+# every kind of rule entry a version can hold; each is removed in turn by the entry ablation
+ENTRIES = (
+    "title_strip",
+    "author_selectors",
+    "author_strip",
+    "date_selectors",
+    "section_selectors",
+    "prune_xpaths",
+    "filters",
+    "strip_text",
+    "body_selectors",
+)
+
+
+def without_entry(rules: RuleSet, name: str, index: int) -> RuleSet:
+    """``rules`` with entry ``index`` of the list ``name`` removed."""
+    return replace(rules, **{name: tuple(v for i, v in enumerate(getattr(rules, name)) if i != index)})
+
+
+def failure_counts(pages: list[FixturePage], publication: Publication) -> list[int]:
+    return [len(failures(extract(page, publication), page.want)) for page in pages]
+
+
+def unproven_entries(publication: Publication, rules: RuleSet) -> list[str]:
+    """The entries of one version whose removal makes no expectation of its fixture pages fail, as
+    ``"slug version name[i] = value"`` lines (every entry when the version has no fixture page)."""
+    pages = version_pages(publication, rules)
+    base = failure_counts(pages, publication) if pages else []
+    out = []
+    for name in ENTRIES:
+        for i, value in enumerate(getattr(rules, name)):
+            if pages:
+                after = failure_counts(pages, with_rules(publication, rules, without_entry(rules, name, i)))
+                if any(a > b for a, b in zip(after, base, strict=True)):
+                    continue
+            out.append(f"{publication.slug} {rules.version} {name}[{i}] = {value!r}")
+    return out
