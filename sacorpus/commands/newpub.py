@@ -26,9 +26,9 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.conf import closest_scrapy_cfg
 
+from sacorpus.commands.newpub_fetch import NewpubSpider
 from sacorpus.newpub.discover import DiscoveryError, Finding
 from sacorpus.newpub.render import expected_json, publication_toml, spider_source
-from sacorpus.commands.newpub_fetch import NewpubSpider
 from sacorpus.publications import PublicationError, parse_publication, publication_slugs
 
 logger = logging.getLogger(__name__)
@@ -72,9 +72,7 @@ class Command(ScrapyCommand):
             return
         self.exitcode = self._finish(holder["finding"], opts, directory, args)
 
-    def _check_arguments(
-        self, slug: str, home: str, opts: argparse.Namespace, directory: str | None
-    ) -> None:
+    def _check_arguments(self, slug: str, home: str, opts: argparse.Namespace, directory: str | None) -> None:
         if not _SLUG.match(slug):
             raise UsageError(f"slug {slug!r}: lower-case letters, digits and _, starting with a letter")
         if not re.match(r"https?://[^/?#]+", home):
@@ -86,9 +84,13 @@ class Command(ScrapyCommand):
         except PublicationError as exc:
             raise UsageError(str(exc), print_help=False) from None
         if exists and not (opts.force or opts.dry_run):
-            raise UsageError(f"{slug}: a publication of that name exists (--force to replace it)", print_help=False)
+            raise UsageError(
+                f"{slug}: a publication of that name exists (--force to replace it)", print_help=False
+            )
 
-    def _finish(self, found: Finding, opts: argparse.Namespace, directory: str | None, args: list[str]) -> int:
+    def _finish(
+        self, found: Finding, opts: argparse.Namespace, directory: str | None, args: list[str]
+    ) -> int:
         command = "scrapy newpub " + " ".join(shlex.quote(a) for a in args)
         if opts.language:
             command += f" --language {opts.language}"

@@ -49,7 +49,12 @@ class NewpubSpider(scrapy.Spider):
         self.holder = holder
         host = (urlsplit(home).hostname or "").lower().removeprefix("www.")
         self.publication = Publication(
-            slug=slug, name=slug, home=home, domains=(host,), languages=("en",), sources=Sources(start_urls=(home,))
+            slug=slug,
+            name=slug,
+            home=home,
+            domains=(host,),
+            languages=("en",),
+            sources=Sources(start_urls=(home,)),
         )
 
     async def fetch(self, url: str) -> Fetched | None:

@@ -186,8 +186,10 @@ def _article_likeness(url: str) -> tuple[int, int]:
 async def _sample(found: Finding, html: str, listed: list[str], fetch: Fetch, samples: int) -> None:
     """Fetch sample articles (listed ones first, else homepage links) and a few counter-examples."""
     links = [
-        link.url for link in page_links(html, found.home)
-        if same_site(link.url, found.home) and urlsplit(link.url).path.strip("/")
+        link.url
+        for link in page_links(html, found.home)
+        if same_site(link.url, found.home)
+        and urlsplit(link.url).path.strip("/")
         and link.url not in found.feeds
     ]
     pub = found.publication()
@@ -208,7 +210,9 @@ async def _sample(found: Finding, html: str, listed: list[str], fetch: Fetch, sa
             if sample is not None:
                 (found.samples if sample.result.page_type == "article" else others).append(sample)
     not_articles = {s.url for s in others}
-    articles = list(dict.fromkeys([s.url for s in found.samples] + [u for u in listed if u not in not_articles]))
+    articles = list(
+        dict.fromkeys([s.url for s in found.samples] + [u for u in listed if u not in not_articles])
+    )
     found.patterns = learn_url_patterns(articles, [s.url for s in others])
     found.notes["urls"] = (
         f"learnt from {len(articles)} article URLs (samples the page core reads as articles, and what "

@@ -12,10 +12,11 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from lxml import html as lxml_html
 
-from sacorpus.publications import Publication, RuleSet
+from sacorpus.publications import Publication
 from sacorpus.sources.dates import parse_date
 from sacorpus.text.analysis import language_fields
 from sacorpus.text.boilerplate import MAX_CHARS, MIN_CHARS
@@ -122,11 +123,17 @@ def propose_selectors(samples: list[Sample], publication: Publication) -> tuple[
             continue
         chosen = _first_working(samples, publication, key, field_name, _candidates(samples, hint, accept))
         if chosen is None:
-            missing.append(f"{field_name}: the page core finds none on {len(lacking)} of {len(samples)} samples")
+            missing.append(
+                f"{field_name}: the page core finds none on {len(lacking)} of {len(samples)} samples"
+            )
             continue
         proposals.append(
-            Proposal(key, chosen, f"the page core missed {field_name} on {len(lacking)} of {len(samples)} "
-                     f"samples; with this selector all {len(samples)} have it")
+            Proposal(
+                key,
+                chosen,
+                f"the page core missed {field_name} on {len(lacking)} of {len(samples)} "
+                f"samples; with this selector all {len(samples)} have it",
+            )
         )
         publication = with_rules(publication, **{key: (chosen,)})
     return proposals, missing
@@ -144,7 +151,7 @@ def _first_working(
     return None
 
 
-def with_rules(publication: Publication, **changes: object) -> Publication:
+def with_rules(publication: Publication, **changes: Any) -> Publication:
     """``publication`` with its current rule set changed (a trial of a proposed rule)."""
     return replace(publication, rules=(replace(publication.rules_for(None), **changes),))
 

@@ -72,9 +72,7 @@ def _position(values: list[str], last: bool, hyphens: int) -> str:
 
 def _group_pattern(members: list[list[str]], slash: bool, hyphens: int) -> str:
     depth = len(members[0])
-    parts = [
-        _position([m[i] for m in members], i == depth - 1, hyphens) for i in range(depth)
-    ]
+    parts = [_position([m[i] for m in members], i == depth - 1, hyphens) for i in range(depth)]
     return "^/" + "/".join(parts) + ("/?" if slash else "") + QUERY_TAIL
 
 

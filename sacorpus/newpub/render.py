@@ -42,7 +42,10 @@ def _source_lines(found: Finding) -> list[str]:
     if found.robots:
         lines += ["# robots.txt declares sitemaps: read on every run", "robots = true"]
     if found.start_urls:
-        lines += [f"# start_urls: {found.notes.get('start_urls', '')}", f"start_urls = {toml_list(found.start_urls)}"]
+        lines += [
+            f"# start_urls: {found.notes.get('start_urls', '')}",
+            f"start_urls = {toml_list(found.start_urls)}",
+        ]
     return lines
 
 
@@ -57,7 +60,10 @@ def _url_lines(found: Finding) -> list[str]:
         lines.append(f"deny = {toml_list(pat.deny)}")
     lines += [f"# note: {n}" for n in pat.notes]
     if pat.id_pattern:
-        lines += ["# every sampled article URL carries a distinct number here", f"id_pattern = {toml_string(pat.id_pattern)}"]
+        lines += [
+            "# every sampled article URL carries a distinct number here",
+            f"id_pattern = {toml_string(pat.id_pattern)}",
+        ]
     else:
         lines.append("# id_pattern: the sampled article URLs carry no id")
     return lines
@@ -84,8 +90,7 @@ def publication_toml(found: Finding, command: str, today: date | None = None) ->
     today = today or date.today()
     lines = [
         f"# {found.name}: written by `{command}` on {today.isoformat()}.",
-        "# Each value says where it came from; review it, then crawl with `scrapy crawl "
-        f"{found.slug}`.",
+        f"# Each value says where it came from; review it, then crawl with `scrapy crawl {found.slug}`.",
         f"name = {toml_string(found.name)}  # {found.notes.get('name', '')}",
         f"home = {toml_string(found.home)}  # the homepage given (after its redirects)",
         f"domains = {toml_list([found.domain])}  # the homepage's host",

@@ -14,8 +14,20 @@ from dataclasses import dataclass
 from sacorpus.demo.server import Resource
 
 HTML = "text/html; charset=utf-8"
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 @dataclass(frozen=True)
@@ -51,7 +63,7 @@ def _story(path: str, title: str, author: str, day: str, lead: str, paragraphs: 
     return Story(path, title, author, day, (lead, *own))
 
 
-def _article_html(site: str, story: Story, furniture: str, *, meta: bool, lang: str) -> bytes:
+def article_html(site: str, story: Story, furniture: str, *, meta: bool, lang: str) -> bytes:
     """An article page: with ``meta`` the usual <meta>/<time> markup, without it only site-specific
     markup (a byline div and a date span the page core has no reason to know)."""
     head = f"<title>{story.title} | {site}</title>"
@@ -78,7 +90,7 @@ def _article_html(site: str, story: Story, furniture: str, *, meta: bool, lang: 
     return page.encode("utf-8")
 
 
-def _listing(site: str, title: str, links: list[tuple[str, str]], extra_head: str = "") -> bytes:
+def listing(site: str, title: str, links: list[tuple[str, str]], extra_head: str = "") -> bytes:
     items = "".join(f'<li><a href="{href}">{text}</a></li>' for href, text in links)
     return (
         f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title} | {site}</title>'
@@ -121,27 +133,49 @@ class FixtureSite:
 
 
 def _site(kind: str, name: str, lang: str, stories: list[Story], furniture: str, meta: bool) -> FixtureSite:
-    res = {s.path: Resource(_article_html(name, s, furniture, meta=meta, lang=lang), HTML) for s in stories}
+    res = {s.path: Resource(article_html(name, s, furniture, meta=meta, lang=lang), HTML) for s in stories}
     return FixtureSite(kind, name, lang, stories, res)
 
 
 def feeds_site() -> FixtureSite:
     """WordPress-like: an announced RSS feed and a second one linked in the footer; no sitemap."""
     s = [
-        _story("/news/taps-run-dry-in-riverside-for-third-week/", "Taps run dry in Riverside for third week",
-               "Thandi Mokoena", "2026-11-03", "Riverside has had no running water for three weeks.", EN_PARAGRAPHS),
-        _story("/news/council-promises-new-pump-by-december/", "Council promises new pump by December",
-               "Pieter Botha", "2026-11-04", "The council says a new pump will be installed soon.", EN_PARAGRAPHS),
-        _story("/sport/local-club-wins-regional-netball-final/", "Local club wins regional netball final",
-               "Ayesha Khan", "2026-11-05", "The Riverside Stars won the regional netball final.", EN_PARAGRAPHS),
+        _story(
+            "/news/taps-run-dry-in-riverside-for-third-week/",
+            "Taps run dry in Riverside for third week",
+            "Thandi Mokoena",
+            "2026-11-03",
+            "Riverside has had no running water for three weeks.",
+            EN_PARAGRAPHS,
+        ),
+        _story(
+            "/news/council-promises-new-pump-by-december/",
+            "Council promises new pump by December",
+            "Pieter Botha",
+            "2026-11-04",
+            "The council says a new pump will be installed soon.",
+            EN_PARAGRAPHS,
+        ),
+        _story(
+            "/sport/local-club-wins-regional-netball-final/",
+            "Local club wins regional netball final",
+            "Ayesha Khan",
+            "2026-11-05",
+            "The Riverside Stars won the regional netball final.",
+            EN_PARAGRAPHS,
+        ),
     ]
-    site = _site("feeds", "Riverside Herald", "en", s, "Subscribe to the Riverside Herald newsletter today.", True)
+    site = _site(
+        "feeds", "Riverside Herald", "en", s, "Subscribe to the Riverside Herald newsletter today.", True
+    )
     sections = ["/news/", "/sport/", "/tag/water-crisis/", "/author/thandi-mokoena/", "/about-us/"]
     home_links = [(x.path, x.title) for x in s[:2]] + _nav(sections) + [("/feed/comments/", "Comments RSS")]
     head = '<link rel="alternate" type="application/rss+xml" title="Feed" href="/feed/">'
-    site.resources["/"] = Resource(_listing(site.name, "Home", home_links, head), HTML)
+    site.resources["/"] = Resource(listing(site.name, "Home", home_links, head), HTML)
     for sec in sections:
-        site.resources[sec] = Resource(_listing(site.name, sec.strip("/"), [(x.path, x.title) for x in s]), HTML)
+        site.resources[sec] = Resource(
+            listing(site.name, sec.strip("/"), [(x.path, x.title) for x in s]), HTML
+        )
     site.resources["/feed/"] = Resource(_rss(site.name, s), "application/rss+xml")
     site.resources["/feed/comments/"] = Resource(_rss(site.name, s[:1]), "application/rss+xml")
     return site
@@ -150,21 +184,43 @@ def feeds_site() -> FixtureSite:
 def sitemap_site() -> FixtureSite:
     """A sitemap index declared in robots.txt, one child sitemap; dated article URLs; no feed."""
     s = [
-        _story("/2026/11/02/new-clinic-opens-in-mthatha/", "New clinic opens in Mthatha", "Sipho Dlamini",
-               "2026-11-02", "A new clinic opened its doors in Mthatha on Monday.", EN_PARAGRAPHS),
-        _story("/2026/11/06/farmers-count-cost-of-hailstorm/", "Farmers count cost of hailstorm", "Lerato Nkosi",
-               "2026-11-06", "Farmers in the district are counting the cost of Friday's hailstorm.", EN_PARAGRAPHS),
-        _story("/2026/11/07/school-choir-heads-to-national-finals/", "School choir heads to national finals",
-               "Johan Venter", "2026-11-07", "A local school choir has qualified for the national finals.",
-               EN_PARAGRAPHS),
+        _story(
+            "/2026/11/02/new-clinic-opens-in-mthatha/",
+            "New clinic opens in Mthatha",
+            "Sipho Dlamini",
+            "2026-11-02",
+            "A new clinic opened its doors in Mthatha on Monday.",
+            EN_PARAGRAPHS,
+        ),
+        _story(
+            "/2026/11/06/farmers-count-cost-of-hailstorm/",
+            "Farmers count cost of hailstorm",
+            "Lerato Nkosi",
+            "2026-11-06",
+            "Farmers in the district are counting the cost of Friday's hailstorm.",
+            EN_PARAGRAPHS,
+        ),
+        _story(
+            "/2026/11/07/school-choir-heads-to-national-finals/",
+            "School choir heads to national finals",
+            "Johan Venter",
+            "2026-11-07",
+            "A local school choir has qualified for the national finals.",
+            EN_PARAGRAPHS,
+        ),
     ]
     site = _site("sitemap", "Eastern Courier", "en", s, "Follow the Eastern Courier on social media.", True)
     sections = ["/category/health/", "/category/farming/", "/tag/schools/", "/author/lerato-nkosi/"]
-    site.resources["/"] = Resource(_listing(site.name, "Home", [(s[0].path, s[0].title)] + _nav(sections)), HTML)
+    site.resources["/"] = Resource(
+        listing(site.name, "Home", [(s[0].path, s[0].title), *_nav(sections)]), HTML
+    )
     for sec in sections:
-        site.resources[sec] = Resource(_listing(site.name, sec.strip("/"), [(x.path, x.title) for x in s]), HTML)
-    site.resources["/robots.txt"] = Resource(b"User-agent: *\nDisallow: /wp-admin/\nSitemap: {base}/sitemap_index.xml\n",
-                                             "text/plain")
+        site.resources[sec] = Resource(
+            listing(site.name, sec.strip("/"), [(x.path, x.title) for x in s]), HTML
+        )
+    site.resources["/robots.txt"] = Resource(
+        b"User-agent: *\nDisallow: /wp-admin/\nSitemap: {base}/sitemap_index.xml\n", "text/plain"
+    )
     site.resources["/sitemap_index.xml"] = Resource(
         b'<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
         b"<sitemap><loc>{base}/post-sitemap.xml</loc></sitemap></sitemapindex>",
@@ -178,44 +234,99 @@ def homepage_site() -> FixtureSite:
     """No feed, no sitemap: articles (numeric ids) linked from the homepage and section pages only;
     dates and bylines in markup of the site's own."""
     s = [
-        _story("/stories/104233-taxi-rank-upgrade-finally-begins", "Taxi rank upgrade finally begins",
-               "Nomsa Zulu", "2026-10-28", "Work on the taxi rank upgrade finally began on Tuesday.", EN_PARAGRAPHS),
-        _story("/stories/104251-library-reopens-after-flood-repairs", "Library reopens after flood repairs",
-               "Kevin Naidoo", "2026-10-30", "The town library has reopened after months of repairs.", EN_PARAGRAPHS),
-        _story("/stories/104302-market-traders-face-higher-rentals", "Market traders face higher rentals",
-               "Zanele Mthembu", "2026-11-01", "Market traders say the new rentals will put them out of business.",
-               EN_PARAGRAPHS),
-        _story("/stories/104318-rugby-derby-draws-record-crowd", "Rugby derby draws record crowd",
-               "Andre Fourie", "2026-11-02", "A record crowd watched Saturday's rugby derby.", EN_PARAGRAPHS),
+        _story(
+            "/stories/104233-taxi-rank-upgrade-finally-begins",
+            "Taxi rank upgrade finally begins",
+            "Nomsa Zulu",
+            "2026-10-28",
+            "Work on the taxi rank upgrade finally began on Tuesday.",
+            EN_PARAGRAPHS,
+        ),
+        _story(
+            "/stories/104251-library-reopens-after-flood-repairs",
+            "Library reopens after flood repairs",
+            "Kevin Naidoo",
+            "2026-10-30",
+            "The town library has reopened after months of repairs.",
+            EN_PARAGRAPHS,
+        ),
+        _story(
+            "/stories/104302-market-traders-face-higher-rentals",
+            "Market traders face higher rentals",
+            "Zanele Mthembu",
+            "2026-11-01",
+            "Market traders say the new rentals will put them out of business.",
+            EN_PARAGRAPHS,
+        ),
+        _story(
+            "/stories/104318-rugby-derby-draws-record-crowd",
+            "Rugby derby draws record crowd",
+            "Andre Fourie",
+            "2026-11-02",
+            "A record crowd watched Saturday's rugby derby.",
+            EN_PARAGRAPHS,
+        ),
     ]
-    site = _site("homepage", "Valley Voice", "en", s, "Send your news tips to the Valley Voice newsroom.", False)
+    site = _site(
+        "homepage", "Valley Voice", "en", s, "Send your news tips to the Valley Voice newsroom.", False
+    )
     sections = ["/section/local", "/section/sport", "/topics/municipality", "/writers/nomsa-zulu"]
     home = [(x.path, x.title) for x in s[:2]] + _nav(sections)
-    site.resources["/"] = Resource(_listing(site.name, "Home", home), HTML)
-    site.resources["/section/local"] = Resource(_listing(site.name, "Local", [(x.path, x.title) for x in s[1:3]]), HTML)
-    site.resources["/section/sport"] = Resource(_listing(site.name, "Sport", [(x.path, x.title) for x in s[3:]]), HTML)
-    site.resources["/topics/municipality"] = Resource(_listing(site.name, "Municipality", [(s[2].path, s[2].title)]), HTML)
-    site.resources["/writers/nomsa-zulu"] = Resource(_listing(site.name, "Nomsa Zulu", [(s[0].path, s[0].title)]), HTML)
+    site.resources["/"] = Resource(listing(site.name, "Home", home), HTML)
+    site.resources["/section/local"] = Resource(
+        listing(site.name, "Local", [(x.path, x.title) for x in s[1:3]]), HTML
+    )
+    site.resources["/section/sport"] = Resource(
+        listing(site.name, "Sport", [(x.path, x.title) for x in s[3:]]), HTML
+    )
+    site.resources["/topics/municipality"] = Resource(
+        listing(site.name, "Municipality", [(s[2].path, s[2].title)]), HTML
+    )
+    site.resources["/writers/nomsa-zulu"] = Resource(
+        listing(site.name, "Nomsa Zulu", [(s[0].path, s[0].title)]), HTML
+    )
     return site
 
 
 def afrikaans_site() -> FixtureSite:
     """Afrikaans: an RSS feed at a common path that the homepage does not announce."""
     s = [
-        _story("/nuus/boere-tel-die-koste-van-die-droogte/", "Boere tel die koste van die droogte", "Marike Smit",
-               "2026-11-03", "Boere in die distrik tel die koste van die lang droogte.", AF_PARAGRAPHS),
-        _story("/nuus/nuwe-brug-oor-die-rivier-amptelik-geopen/", "Nuwe brug oor die rivier amptelik geopen",
-               "Hennie de Wet", "2026-11-04", "Die nuwe brug oor die rivier is Dinsdag amptelik geopen.",
-               AF_PARAGRAPHS),
-        _story("/sport/plaaslike-span-wen-die-streeksfinaal/", "Plaaslike span wen die streeksfinaal",
-               "Elna van Wyk", "2026-11-05", "Die plaaslike span het Saterdag die streeksfinaal gewen.",
-               AF_PARAGRAPHS),
+        _story(
+            "/nuus/boere-tel-die-koste-van-die-droogte/",
+            "Boere tel die koste van die droogte",
+            "Marike Smit",
+            "2026-11-03",
+            "Boere in die distrik tel die koste van die lang droogte.",
+            AF_PARAGRAPHS,
+        ),
+        _story(
+            "/nuus/nuwe-brug-oor-die-rivier-amptelik-geopen/",
+            "Nuwe brug oor die rivier amptelik geopen",
+            "Hennie de Wet",
+            "2026-11-04",
+            "Die nuwe brug oor die rivier is Dinsdag amptelik geopen.",
+            AF_PARAGRAPHS,
+        ),
+        _story(
+            "/sport/plaaslike-span-wen-die-streeksfinaal/",
+            "Plaaslike span wen die streeksfinaal",
+            "Elna van Wyk",
+            "2026-11-05",
+            "Die plaaslike span het Saterdag die streeksfinaal gewen.",
+            AF_PARAGRAPHS,
+        ),
     ]
-    site = _site("afrikaans", "Die Dorpsnuus", "af", s, "Teken vandag in op Die Dorpsnuus se nuusbrief.", True)
+    site = _site(
+        "afrikaans", "Die Dorpsnuus", "af", s, "Teken vandag in op Die Dorpsnuus se nuusbrief.", True
+    )
     sections = ["/nuus/", "/sport/", "/onderwerp/droogte/", "/skrywer/marike-smit/"]
-    site.resources["/"] = Resource(_listing(site.name, "Tuis", [(s[0].path, s[0].title)] + _nav(sections)), HTML)
+    site.resources["/"] = Resource(
+        listing(site.name, "Tuis", [(s[0].path, s[0].title), *_nav(sections)]), HTML
+    )
     for sec in sections:
-        site.resources[sec] = Resource(_listing(site.name, sec.strip("/"), [(x.path, x.title) for x in s]), HTML)
+        site.resources[sec] = Resource(
+            listing(site.name, sec.strip("/"), [(x.path, x.title) for x in s]), HTML
+        )
     site.resources["/rss.xml"] = Resource(_rss(site.name, s), "application/rss+xml")
     return site
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 from crawlkit import FAST, REPO, SCRAPY, CrawlRun, run_crawl
-from newpub_sites import SITES, FixtureSite, Story, homepage_site
+from newpub_sites import SITES, FixtureSite, Story, article_html, homepage_site, listing
 
-from sacorpus.demo.server import SiteServer
+from sacorpus.demo.server import Resource, SiteServer
 from sacorpus.publications import load_publication
 
 
@@ -86,15 +86,23 @@ def test_homepage_only_publication_rereads_its_pages_on_each_run(tmp_path: Path)
         assert newpub(server, "np_again", tmp_path).returncode == 0
         first = crawl(server, "np_again", tmp_path, tmp_path / "run")
         assert len(first.items) == len(site.stories)
-        fresh = Story("/stories/104400-new-bridge-opens-to-traffic", "New bridge opens to traffic", "Nomsa Zulu",
-                      "2026-11-09", ("The new bridge over the river opened to traffic on Monday morning. " * 6,))
-        from newpub_sites import _article_html, _listing
-
-        server.add_response(fresh.path, 200, {"Content-Type": "text/html; charset=utf-8"},
-                            _article_html(site.name, fresh, "", meta=False, lang="en"))
+        fresh = Story(
+            "/stories/104400-new-bridge-opens-to-traffic",
+            "New bridge opens to traffic",
+            "Nomsa Zulu",
+            "2026-11-09",
+            ("The new bridge over the river opened to traffic on Monday morning. " * 6,),
+        )
+        server.add_response(
+            fresh.path,
+            200,
+            {"Content-Type": "text/html; charset=utf-8"},
+            article_html(site.name, fresh, "", meta=False, lang="en"),
+        )
         links = [(fresh.path, fresh.title), *((s.path, s.title) for s in site.stories[:2])]
-        server.add_response("/", 200, {"Content-Type": "text/html; charset=utf-8"},
-                            _listing(site.name, "Home", links))
+        server.add_response(
+            "/", 200, {"Content-Type": "text/html; charset=utf-8"}, listing(site.name, "Home", links)
+        )
         second = crawl(server, "np_again", tmp_path, tmp_path / "run")
         base = server.base_url
     assert second.returncode == 0, second.log[-3000:]
@@ -106,7 +114,9 @@ def test_content_naming_other_servers_is_not_fetched(tmp_path: Path) -> None:
     """A feed link and a robots.txt sitemap on another loopback server: neither is fetched."""
     with SiteServer({"/feed": _Res(b"<rss></rss>"), "/sitemap.xml": _Res(b"<urlset/>")}) as other:
         site = homepage_site()
-        site.resources["/robots.txt"] = _Res(f"Sitemap: {other.base_url}/sitemap.xml\n".encode(), "text/plain")
+        site.resources["/robots.txt"] = _Res(
+            f"Sitemap: {other.base_url}/sitemap.xml\n".encode(), "text/plain"
+        )
         head = f'<link rel="alternate" type="application/rss+xml" href="{other.base_url}/feed">'
         page = site.resources["/"].body.replace(b"</head>", head.encode() + b"</head>")
         site.resources["/"] = _Res(page)
@@ -117,7 +127,9 @@ def test_content_naming_other_servers_is_not_fetched(tmp_path: Path) -> None:
         assert "on another host" in made.stdout
 
 
-def test_dry_run_prints_and_writes_nothing(servers: dict[str, tuple[FixtureSite, SiteServer]], tmp_path: Path) -> None:
+def test_dry_run_prints_and_writes_nothing(
+    servers: dict[str, tuple[FixtureSite, SiteServer]], tmp_path: Path
+) -> None:
     _site, server = servers["feeds"]
     made = newpub(server, "np_dry", tmp_path, "--dry-run")
     assert made.returncode == 0, made.stderr
@@ -152,7 +164,5 @@ def test_project_files_without_a_publications_dir(
     assert all(a["language"] == "af" and a["title_clean"] and a["published"] for a in articles.values())
 
 
-def _Res(body: bytes, content_type: str = "text/html; charset=utf-8"):  # noqa: N802 - reads as a type
-    from sacorpus.demo.server import Resource
-
+def _Res(body: bytes, content_type: str = "text/html; charset=utf-8") -> Resource:
     return Resource(body, content_type)
