@@ -158,8 +158,9 @@ async def _find_sitemaps(found: Finding, fetch: Fetch) -> list[str]:
             continue
         result = parse_sitemap(fetched.body, url)
         if result.kind == "index" and result.sitemaps:
-            child = await fetch(result.sitemaps[0])
-            child_result = parse_sitemap(child.body, result.sitemaps[0]) if _ok(child) and child else None
+            first = _story_sitemap(result.sitemaps)
+            child = await fetch(first)
+            child_result = parse_sitemap(child.body, first) if _ok(child) and child else None
             urls = child_result.urls if child_result else []
         elif result.kind in ("urlset", "text"):
             urls = result.urls
@@ -175,6 +176,14 @@ async def _find_sitemaps(found: Finding, fetch: Fetch) -> list[str]:
         listed += urls
     found.robots = declared
     return listed
+
+
+def _story_sitemap(children: list[str]) -> str:
+    """The child of a sitemap index most likely to list stories (post-, news-, article-), else the first."""
+    for child in children:
+        if re.search(r"post|news|article|nuus|story|stories", urlsplit(child).path, re.I):
+            return child
+    return children[0]
 
 
 def _article_likeness(url: str) -> tuple[int, int]:
@@ -196,19 +205,21 @@ async def _sample(found: Finding, html: str, listed: list[str], fetch: Fetch, sa
     by_likeness = sorted(links, key=_article_likeness, reverse=True)
     queue = list(dict.fromkeys(listed)) + [u for u in by_likeness if u not in listed]
     others: list[Sample] = []
-    for url in queue:
-        if len(found.samples) >= samples:
-            break
-        sample = await _read(url, fetch, pub)
-        if sample is not None:
-            (found.samples if sample.result.page_type == "article" else others).append(sample)
-    for url in reversed(by_likeness):  # the least article-like links: sections, tags, authors
-        if len(others) >= COUNTER_EXAMPLES:
-            break
-        if url not in {s.url for s in (*found.samples, *others)}:
+    listed_set = set(listed)
+
+    async def classify(urls: list[str], enough: Callable[[], bool]) -> None:
+        for url in urls[: samples * 3 + COUNTER_EXAMPLES]:  # a bounded number of fetches, whatever the page
+            if enough():
+                return
+            if url in {s.url for s in (*found.samples, *others)}:
+                continue
             sample = await _read(url, fetch, pub)
             if sample is not None:
-                (found.samples if sample.result.page_type == "article" else others).append(sample)
+                (found.samples if _is_article(sample, url in listed_set) else others).append(sample)
+
+    await classify(queue, lambda: len(found.samples) >= samples)
+    # the least article-like links of the homepage: sections, tags, authors
+    await classify(by_likeness[::-1], lambda: len(others) >= COUNTER_EXAMPLES)
     not_articles = {s.url for s in others}
     articles = list(
         dict.fromkeys([s.url for s in found.samples] + [u for u in listed if u not in not_articles])
@@ -219,6 +230,12 @@ async def _sample(found: Finding, html: str, listed: list[str], fetch: Fetch, sa
         f"feeds and sitemaps list) against {len(others)} pages of the site that are not articles"
     )
     _choose_start_urls(found, html, others)
+
+
+def _is_article(sample: Sample, listed: bool) -> bool:
+    """The page core reads it as an article; a page no feed or sitemap lists must also carry a date
+    (an "About us" page has enough text to pass for an article, not a publication date)."""
+    return sample.result.page_type == "article" and (listed or bool(sample.field("published_at")))
 
 
 async def _read(url: str, fetch: Fetch, pub: Publication) -> Sample | None:

@@ -110,20 +110,22 @@ def test_homepage_only_publication_rereads_its_pages_on_each_run(tmp_path: Path)
     assert second.items[0]["title_clean"] == fresh.title
 
 
-def test_content_naming_other_servers_is_not_fetched(tmp_path: Path) -> None:
-    """A feed link and a robots.txt sitemap on another loopback server: neither is fetched."""
+def test_content_naming_other_servers_is_not_fetched_and_robots_txt_is_obeyed(tmp_path: Path) -> None:
+    """A feed link and a robots.txt sitemap on another loopback server: neither is fetched; nor is a
+    section robots.txt disallows."""
     with SiteServer({"/feed": _Res(b"<rss></rss>"), "/sitemap.xml": _Res(b"<urlset/>")}) as other:
         site = homepage_site()
-        site.resources["/robots.txt"] = _Res(
-            f"Sitemap: {other.base_url}/sitemap.xml\n".encode(), "text/plain"
-        )
+        robots = f"User-agent: *\nDisallow: /section/sport\nSitemap: {other.base_url}/sitemap.xml\n"
+        site.resources["/robots.txt"] = _Res(robots.encode(), "text/plain")
         head = f'<link rel="alternate" type="application/rss+xml" href="{other.base_url}/feed">'
         page = site.resources["/"].body.replace(b"</head>", head.encode() + b"</head>")
         site.resources["/"] = _Res(page)
         with SiteServer(site.resources) as server:
             made = newpub(server, "np_guarded", tmp_path, "--dry-run")
+            fetched = [path for _method, path in server.requests]
         assert made.returncode == 0, made.stderr
         assert other.requests == []
+        assert "/section/local" in fetched and "/section/sport" not in fetched
         assert "on another host" in made.stdout
 
 
