@@ -49,7 +49,9 @@ class Command(ScrapyCommand):
         super().add_options(parser)
         parser.add_argument("--language", help="ISO 639 code of the publication (default: identified)")
         parser.add_argument("--dry-run", action="store_true", help="print the files instead of writing")
-        parser.add_argument("--samples", type=int, default=5, help="article pages to sample (default 5)")
+        parser.add_argument(
+            "--samples", type=int, help="article pages to sample (default: SACORPUS_NEWPUB_SAMPLES, 5)"
+        )
         parser.add_argument("--force", action="store_true", help="overwrite files that exist")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -58,6 +60,8 @@ class Command(ScrapyCommand):
         slug, home = args
         assert self.settings is not None and self.crawler_process is not None
         directory = self.settings.get("SACORPUS_PUBLICATIONS_DIR") or None
+        if opts.samples is None:
+            opts.samples = self.settings.getint("SACORPUS_NEWPUB_SAMPLES")
         self._check_arguments(slug, home, opts, directory)
         holder: dict[str, Any] = {}
         crawler = self.crawler_process.create_crawler(NewpubSpider)
@@ -65,6 +69,9 @@ class Command(ScrapyCommand):
             crawler, slug=slug, home=home, samples=opts.samples, language=opts.language, holder=holder
         )
         self.crawler_process.start()
+        failed = crawler.stats.get_value("sacorpus/newpub/fetch_failed", 0) if crawler.stats else 0
+        if failed:
+            print(f"newpub: {failed} fetches failed or were refused (robots.txt, address guard, network)")
         error = holder.get("error")
         if error is not None or "finding" not in holder:
             print(f"newpub: {slug}: {error or 'discovery did not finish'}", file=sys.stderr)

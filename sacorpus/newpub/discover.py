@@ -220,6 +220,14 @@ async def _sample(found: Finding, html: str, listed: list[str], fetch: Fetch, sa
     await classify(queue, lambda: len(found.samples) >= samples)
     # the least article-like links of the homepage: sections, tags, authors
     await classify(by_likeness[::-1], lambda: len(others) >= COUNTER_EXAMPLES)
+    # too few articles on the homepage: the links of the section pages just read
+    deeper = [
+        link.url for o in others for link in page_links(o.html, o.url) if same_site(link.url, found.home)
+    ]
+    await classify(
+        sorted(dict.fromkeys(deeper), key=_article_likeness, reverse=True),
+        lambda: len(found.samples) >= samples,
+    )
     not_articles = {s.url for s in others}
     articles = list(
         dict.fromkeys([s.url for s in found.samples] + [u for u in listed if u not in not_articles])

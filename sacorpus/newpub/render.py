@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from datetime import date
 from typing import Any
+from urllib.parse import urlsplit
 
 from sacorpus.newpub.discover import Finding
 
@@ -121,8 +122,6 @@ def expected_json(found: Finding) -> str:
     """The fixture skeleton: what the sampled articles gave, for the fixture pages written after them."""
     articles: dict[str, Any] = {}
     for sample in found.samples[:3]:
-        from urllib.parse import urlsplit
-
         path = urlsplit(sample.url).path
         published = str(sample.field("published_at") or "")[:10] or None
         articles[path] = {

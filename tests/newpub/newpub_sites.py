@@ -130,11 +130,12 @@ class FixtureSite:
     language: str
     stories: list[Story]
     resources: dict[str, Resource]
+    furniture: str  # a line on every article page: the site's, never in a stored text
 
 
 def _site(kind: str, name: str, lang: str, stories: list[Story], furniture: str, meta: bool) -> FixtureSite:
     res = {s.path: Resource(article_html(name, s, furniture, meta=meta, lang=lang), HTML) for s in stories}
-    return FixtureSite(kind, name, lang, stories, res)
+    return FixtureSite(kind, name, lang, stories, res, furniture)
 
 
 def feeds_site() -> FixtureSite:

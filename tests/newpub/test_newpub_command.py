@@ -47,8 +47,9 @@ def servers() -> Iterator[dict[str, tuple[FixtureSite, SiteServer]]]:
         server.stop()
 
 
-def assert_stored(run: CrawlRun, stories: list[Story], base: str, language: str) -> None:
+def assert_stored(run: CrawlRun, site: FixtureSite, base: str) -> None:
     by_url = {item["url"]: item for item in run.items}
+    stories, language = site.stories, site.language
     for story in stories:
         item = by_url.get(base + story.path)
         assert item is not None, f"{story.path} not stored: {sorted(by_url)}\n{run.log[-3000:]}"
@@ -56,6 +57,7 @@ def assert_stored(run: CrawlRun, stories: list[Story], base: str, language: str)
         assert (item["published_at"] or "")[:10] == story.day, (story.path, item["published_at"])
         assert item["language"] == language
         assert story.author in item["authors"]
+        assert site.furniture not in item["text"] and story.paragraphs[-1] in item["text"]
 
 
 @pytest.mark.parametrize("kind", sorted(SITES))
@@ -72,7 +74,7 @@ def test_newpub_then_crawl_stores_every_fixture_article(
     assert "# " in text and "could not be determined" not in text.lower()
     run = crawl(server, slug, tmp_path, tmp_path / "run")
     assert run.returncode == 0, run.log[-3000:]
-    assert_stored(run, site.stories, server.base_url, site.language)
+    assert_stored(run, site, server.base_url)
     if kind == "homepage":
         assert not (pub.sources.feeds or pub.sources.sitemaps) and len(pub.sources.start_urls) >= 2
         assert pub.urls.id_pattern and pub.rules[0].author_selectors  # markup of the site's own
