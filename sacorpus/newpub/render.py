@@ -76,7 +76,7 @@ def _rule_lines(found: Finding, today: date) -> list[str]:
     for p in found.proposals:
         lines += [f"# {p.why}", f"{p.key} = {toml_list([p.selector])}"]
     for key in ("date_selectors", "author_selectors"):
-        if key not in proposed:
+        if key not in proposed and found.samples:
             lines.append(f"# {key}: not needed (the page core reads them on every sample)")
     if found.strip_text:
         lines += [
