@@ -92,12 +92,26 @@ def site_name(html: str, fallback: str) -> str:
     m = re.search(r"""<meta[^>]+property=["']og:site_name["'][^>]*content=["']([^"']+)""", html, re.I)
     if m:
         return m.group(1).strip()
+    parts = [p for p in _title_parts(html) if not _GENERIC_TITLE.match(p)]
+    return parts[0] if parts else fallback
+
+
+_GENERIC_TITLE = re.compile(r"^(?:home|home ?page|tuis|tuisblad|ikhaya|welcome|front ?page)$", re.I)
+
+
+def _title_parts(html: str) -> list[str]:
+    """The parts of a page's ``<title>`` between separators ("Story | Site" -> ["Story", "Site"])."""
     m = re.search(r"<title[^>]*>([^<]+)</title>", html, re.I)
-    if m:
-        parts = [p.strip() for p in re.split(r"\s[|\-–—:]\s", m.group(1)) if p.strip()]
-        if parts:
-            return min(parts, key=len) if len(parts) > 1 else parts[0]
-    return fallback
+    return [p.strip() for p in re.split(r"\s[|\-–—:·»]\s", m.group(1)) if p.strip()] if m else []
+
+
+def _name_from_samples(found: Finding) -> str | None:
+    """The site name the samples agree on: their og:site_name, else the one ``<title>`` part on all."""
+    names = {str(s.field("site_name") or "") for s in found.samples}
+    if len(names) == 1 and "" not in names:
+        return names.pop()
+    shared = set.intersection(*(set(_title_parts(s.html)) for s in found.samples))
+    return shared.pop() if len(shared) == 1 else None
 
 
 async def discover(
@@ -292,6 +306,9 @@ def _learn_pages(found: Finding, language: str | None) -> None:
     if not found.samples:
         found.missing.append("no sample page reads as an article: URL rules, selectors and language")
         return
+    name = _name_from_samples(found)
+    if name:
+        found.name, found.notes["name"] = name, f"the site name all {len(found.samples)} samples agree on"
     langs = sample_languages(found.samples)
     if language:
         found.language = language

@@ -82,7 +82,7 @@ def test_dated_paths_and_ids() -> None:
 
 def test_site_name_from_og_or_title() -> None:
     assert site_name('<meta property="og:site_name" content="Die Dorpsnuus">', "x") == "Die Dorpsnuus"
-    assert site_name("<title>Home | Valley Voice</title>", "x") == "Home"
+    assert site_name("<title>Home | Valley Voice</title>", "x") == "Valley Voice"
     assert site_name("<p>nothing</p>", "fallback") == "fallback"
 
 

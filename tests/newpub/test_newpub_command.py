@@ -70,7 +70,7 @@ def test_newpub_then_crawl_stores_every_fixture_article(
     assert made.returncode == 0, made.stdout + made.stderr
     text = (tmp_path / f"{slug}.toml").read_text("utf-8")
     pub = load_publication(slug, str(tmp_path))  # the generated file validates as it is
-    assert pub.languages == (site.language,)
+    assert pub.languages == (site.language,) and pub.name == site.name
     assert "# " in text and "could not be determined" not in text.lower()
     run = crawl(server, slug, tmp_path, tmp_path / "run")
     assert run.returncode == 0, run.log[-3000:]
