@@ -103,10 +103,20 @@ class TomlReader:
         is a load error (it would fetch nothing, or read the crawler's own disk)."""
         values = self.strings(key)
         for i, value in enumerate(values):
-            parts = urlsplit(value)
-            if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-                raise self.fail(f"{key}[{i}]", f"must be an absolute http(s) URL, got {value!r}")
+            self._check_url(f"{key}[{i}]", value)
         return values
+
+    def url(self, key: str, *, required: bool = False) -> str | None:
+        """One absolute http(s) URL (``home``, the Wayback ``homepage``), checked as :meth:`urls` are."""
+        value = self.get(key, str, required=required)
+        if value is not None:
+            self._check_url(key, value)
+        return value
+
+    def _check_url(self, key: str, value: str) -> None:
+        parts = urlsplit(value)
+        if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+            raise self.fail(key, f"must be an absolute http(s) URL with a host, got {value!r}")
 
     def check_regex(self, key: str, pattern: str) -> None:
         try:

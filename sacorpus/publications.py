@@ -185,9 +185,7 @@ def parse_publication(slug: str, text: str, filename: str | None = None) -> Publ
         raise PublicationError(f"{filename}: not valid TOML: {exc}") from None
     top = TomlReader(filename, data)
     name = top.get("name", str, required=True)
-    home = top.get("home", str, required=True)
-    if not re.match(r"https?://", home):
-        raise top.fail("home", f"must be an http(s) URL, got {home!r}")
+    home = top.url("home", required=True) or ""
     domains = top.strings("domains", required=True)
     languages = top.strings("languages", required=True)
     for i, code in enumerate(languages):
@@ -250,7 +248,7 @@ def _read_wayback(src: TomlReader) -> WaybackSource | None:
     wayback = WaybackSource(
         prefixes=wb.strings("prefixes"),
         domains=wb.strings("domains"),
-        homepage=wb.get("homepage", str),
+        homepage=wb.url("homepage"),
         start=wb.date("from"),
         end=wb.date("to"),
     )

@@ -222,6 +222,9 @@ SACORPUS_SCHEDULE_SCRAPYD_PROJECT = "sacorpus"  # the project name the egg was d
 SACORPUS_PUBLICATIONS_DIR = os.environ.get("SACORPUS_PUBLICATIONS_DIR", "")
 SPIDER_LOADER_CLASS = "sacorpus.spider_loader.PublicationSpiderLoader"
 
+# --- scrapy newpub: learning a new publication from its homepage (sacorpus/newpub/) ---------------------
+SACORPUS_NEWPUB_SAMPLES = 5  # article pages sampled (`--samples`): rules must hold on every one
+
 # --- JavaScript rendering (sacorpus.rendering): only article pages a publication's [render] table names --
 # Nothing of it is installed for a publication without a [render] table: no handler, no browser.
 SACORPUS_RENDER_ENABLED = True

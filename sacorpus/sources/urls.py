@@ -181,8 +181,10 @@ class UrlPolicy:
         """Allowed and shaped like an article (when the publication says what articles look like)."""
         if not self.allowed(url):
             return False
-        target = _match_target(urlsplit(canonicalize(url, keep_params=self.keep_params)))
-        return not self.article or any(p.search(target) for p in self.article)
+        canon = canonicalize(url, keep_params=self.keep_params)
+        target = _match_target(urlsplit(canon))
+        # path patterns (as allow and deny are written) and whole-URL ones (``^https?://host/...``)
+        return not self.article or any(p.search(target) or p.search(canon) for p in self.article)
 
     def canonical(self, url: str) -> str:
         """:func:`canonicalize`, plus mirror and mobile hosts mapped to the publication's home host."""

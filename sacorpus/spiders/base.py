@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import AsyncIterator, Iterable
 from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
@@ -321,14 +320,15 @@ class PublicationSpider(scrapy.Spider):
         return fallback
 
     def links_to_follow(self, response: Response) -> Iterable[str]:
-        """Links on a page that look like this publication's articles (``urls.article`` patterns)."""
-        patterns = [re.compile(p) for p in self.publication.urls.article]
-        if not patterns or not hasattr(response, "css"):
+        """Links on a page that look like this publication's articles: ``urls.article`` patterns matched
+        as allow and deny are (path and query, :meth:`UrlPolicy.is_article`), so one learnt pattern
+        serves both."""
+        if not self.publication.urls.article or not hasattr(response, "css"):
             return []
         out = []
         for href in response.css("a::attr(href)").getall():
             url = self.logical_url(response.urljoin(href))
-            if any(p.search(url) for p in patterns):
+            if self.policy.is_article(url):
                 out.append(url)
         return out
 

@@ -52,8 +52,8 @@ def test_publication_has_sources_on_its_domains(slug: str) -> None:
     through the page core, so an entry is there only where a layout needs it.)"""
     pub = load_all()[slug]
     src = pub.sources
-    assert src.feeds or src.sitemaps or src.news_sitemaps or src.wayback
-    for url in (*src.feeds, *src.sitemaps, *src.news_sitemaps):
+    assert src.feeds or src.sitemaps or src.news_sitemaps or src.start_urls or src.wayback
+    for url in (*src.feeds, *src.sitemaps, *src.news_sitemaps, *src.start_urls):
         from urllib.parse import urlsplit
 
         assert pub.owns(urlsplit(url).hostname or ""), f"{slug}: source {url} is outside its domains"
