@@ -153,6 +153,13 @@ MONGO_TIMEOUT_MS = (
 # after a MongoDB server could not be reached, store calls fail at once for this long (no 10 s wait each)
 SACORPUS_STORE_FAIL_FAST_SECONDS = 5.0
 
+# --- compact storage, indexed search, kept counts --------------------------------------------------------
+# zstd level of raw bodies and decoded HTML (benchmarks/scale.py prints the size and speed of each level:
+# above 9 the bodies shrink by a few % for several times the CPU)
+SACORPUS_STORE_ZSTD_LEVEL = 9
+# rows rewritten per transaction by `scrapy compact` (and per progress step)
+SACORPUS_COMPACT_BATCH = 500
+
 # --- extensions ------------------------------------------------------------------------------------------
 EXTENSIONS = {
     "sacorpus.health.extension.CrawlHealth": 80,  # the run's health record, while the store is still open

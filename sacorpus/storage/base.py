@@ -21,11 +21,12 @@ import logging
 import os
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Self
 
 from sacorpus import settings as defaults
+from sacorpus.storage.counts import CountDelta, StoreFilter, WordCounts
 
 logger = logging.getLogger(__name__)
 
@@ -218,6 +219,62 @@ class ArticleStorage(Connection):
         Written during a dedup outage or re-imported from a spill file: the dedup stage labels and
         fingerprints them when the index can be reached again.
         """
+
+    # --- corpus queries (backends narrow in their own query where they can) -----------------------
+
+    def query_articles(
+        self,
+        where: StoreFilter,
+        fields: Iterable[str] | None = None,
+        *,
+        substrings: Iterable[str] = (),
+        batch_size: int = 500,
+    ) -> Iterator[dict[str, Any]]:
+        """Records passing ``where`` in (fetched_at, url) order, possibly narrowed to those whose title
+        or text contain every one of ``substrings`` (case-insensitive).
+
+        A superset: callers check each record themselves (dates in older forms, short substrings).
+        """
+        single = where.publications[0] if len(where.publications) == 1 else None
+        return self.iter_articles(publication=single, fields=fields, batch_size=batch_size)
+
+    def group_counts(self, by: str, where: StoreFilter) -> list[tuple[str | None, int, int, int]]:
+        """(value of ``by``, articles, tokens, words) per group of the articles passing ``where``;
+        ``by`` is an indexed field or ``month`` (the first seven characters of ``published_at``)."""
+        groups: dict[str | None, list[int]] = {}
+        fields = ("url", "publication", "language", "published_at", "dedup_label", "page_type", "token_count", "word_count")
+        for record in self.query_articles(where, fields):
+            value = record.get("published_at") if by == "month" else record.get(by)
+            key = value[:7] if by == "month" and isinstance(value, str) else value
+            totals = groups.setdefault(key, [0, 0, 0])
+            totals[0] += 1
+            totals[1] += int(record.get("token_count") or 0)
+            totals[2] += int(record.get("word_count") or 0)
+        return [(k, *v) for k, v in groups.items()]  # type: ignore[misc]
+
+    def word_counts(self, where: StoreFilter) -> WordCounts | None:
+        """The word list of the articles passing ``where`` from kept counts; None when the counts are
+        not built or cannot answer the filter (a date bound finer than a month)."""
+        return None
+
+    def index_ready(self, name: str) -> bool:
+        """True when the index ``name`` (``index:fts``, ``index:word_counts``) covers every article."""
+        return False
+
+    def kept_counts(self) -> CountDelta:
+        """Every kept count (compared with a recount by ``scrapy wordlist --check``)."""
+        raise NotImplementedError
+
+    def _reset_indexes(self, names: Iterable[str]) -> None:
+        """Empty these indexes and mark them not ready (before a rebuild)."""
+        raise NotImplementedError
+
+    def _index_batch(self, records: Sequence[Mapping[str, Any]], names: Iterable[str]) -> None:
+        """Add a batch of stored articles to these indexes (being rebuilt)."""
+        raise NotImplementedError
+
+    def _mark_ready(self, names: Iterable[str]) -> None:
+        raise NotImplementedError
 
     # --- spill files -----------------------------------------------------------------------------
 

@@ -1,0 +1,253 @@
+"""The SQLite store's corpus indexes: FTS5 over title and text, kept word counts, stats by GROUP BY.
+
+Why a contentless trigram FTS5 table: the text already lives (compressed) in the article row, so the
+index keeps no second copy; trigrams answer any substring of three characters or more, so a literal
+search, the literal parts of a regex and the tokens of a KWIC query all narrow to the articles that
+can match before a single row is decoded (the caller then verifies on the text or the tokens, so
+results are exactly those of a full scan). The FTS rowid is ``fts_ids.id``, an INTEGER PRIMARY KEY
+that VACUUM keeps (the articles table's implicit rowid it may renumber).
+
+The counts tables are updated in the transaction that writes the articles (see ``_index_write``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from sacorpus.storage.counts import ALL, CountDelta, StoreFilter, WordCounts, index_text
+
+INDEX_SCHEMA = """
+CREATE TABLE IF NOT EXISTS word_counts (
+    publication TEXT NOT NULL, month TEXT NOT NULL, language TEXT NOT NULL, dup INTEGER NOT NULL,
+    word TEXT NOT NULL, n INTEGER NOT NULL,
+    PRIMARY KEY (publication, month, language, dup, word)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS count_totals (
+    publication TEXT NOT NULL, month TEXT NOT NULL, language TEXT NOT NULL, dup INTEGER NOT NULL,
+    articles INTEGER NOT NULL, tokens INTEGER NOT NULL, words INTEGER NOT NULL,
+    PRIMARY KEY (publication, month, language, dup)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS fts_ids (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE);
+CREATE VIRTUAL TABLE IF NOT EXISTS article_fts USING fts5(
+    body, content='', tokenize='trigram case_sensitive 0'
+);
+"""
+#: state keys saying an index covers every stored article (a store made before it existed has not)
+FTS_READY = "index:fts"
+COUNTS_READY = "index:word_counts"
+MIN_TERM = 3  # trigrams: shorter strings cannot narrow
+
+
+def fts_query(substrings: Iterable[str]) -> str | None:
+    """An FTS5 MATCH expression requiring every substring (each a quoted phrase), None if none can narrow."""
+    parts = [s for s in dict.fromkeys(substrings) if len(s) >= MIN_TERM]
+    if not parts:
+        return None
+    return " AND ".join('"' + p.replace('"', '""') + '"' for p in parts)
+
+
+def where_sql(where: StoreFilter, prefix: str = "") -> tuple[str, list[Any]]:
+    """A WHERE clause (without the keyword; "1" when empty) for the indexed article columns."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if where.publications:
+        clauses.append(f"{prefix}publication IN ({','.join('?' * len(where.publications))})")
+        params.extend(where.publications)
+    if where.languages:
+        clauses.append(f"{prefix}language IN ({','.join('?' * len(where.languages))})")
+        params.extend(where.languages)
+    if where.exclude_duplicates:
+        clauses.append(f"coalesce({prefix}dedup_label, '') != 'duplicate'")
+    if where.since:
+        clauses.append(f"substr(replace({prefix}published_at, ' ', 'T'), 1, ?) >= ?")
+        params.extend([len(where.since), where.since])
+    if where.until:
+        clauses.append(f"substr(replace({prefix}published_at, ' ', 'T'), 1, ?) <= ?")
+        params.extend([len(where.until), where.until])
+    return (" AND ".join(clauses) or "1"), params
+
+
+def _count_where(where: StoreFilter) -> tuple[str, list[Any]] | None:
+    """The counts rows a filter sums, or None when the counts cannot answer it (a day-level date)."""
+    months = where.month_range()
+    if months is None:
+        return None
+    if not (where.publications or where.languages or months != ("", "")):
+        return "publication = ? AND month = ? AND language = ?" + (
+            " AND dup = 0" if where.exclude_duplicates else ""
+        ), [ALL, ALL, ALL]
+    clauses, params = ["publication != ?"], [ALL]
+    if where.publications:
+        clauses.append(f"publication IN ({','.join('?' * len(where.publications))})")
+        params.extend(where.publications)
+    if where.languages:
+        clauses.append(f"language IN ({','.join('?' * len(where.languages))})")
+        params.extend(where.languages)
+    if months != ("", ""):
+        clauses.append("month BETWEEN ? AND ?")
+        params.extend(months)
+    if where.exclude_duplicates:
+        clauses.append("dup = 0")
+    return " AND ".join(clauses), params
+
+
+class SQLiteCorpusIndex:
+    """Mixin of SQLiteStore: FTS, kept counts and aggregate queries (needs ``_cursor``)."""
+
+    _ready: dict[str, bool]
+
+    def _cursor(self, write: bool = False) -> Any:  # provided by SQLiteStore
+        raise NotImplementedError
+
+    def _init_ready(self, conn: sqlite3.Connection) -> None:
+        """A new (empty) store is indexed from its first article; an older one after ``compact``."""
+        keys = dict(conn.execute("SELECT key, value FROM state WHERE key IN (?, ?)", (FTS_READY, COUNTS_READY)))
+        if not keys and conn.execute("SELECT 1 FROM articles LIMIT 1").fetchone() is None:
+            for key in (FTS_READY, COUNTS_READY):
+                conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, 'true')", (key,))
+            keys = {FTS_READY: "true", COUNTS_READY: "true"}
+        self._ready = {key: keys.get(key) == "true" for key in (FTS_READY, COUNTS_READY)}
+
+    def index_ready(self, name: str) -> bool:
+        return bool(self._ready.get(name))
+
+    # --- writes ----------------------------------------------------------------------------------
+
+    def _index_write(
+        self, cur: sqlite3.Cursor, old: Mapping[str, Mapping[str, Any]], new: Sequence[Mapping[str, Any]]
+    ) -> None:
+        """Move the FTS rows and the counts from the ``old`` records (by url) to the ``new`` ones."""
+        if self._ready.get(FTS_READY):
+            self._fts_replace(cur, old, new)
+        if self._ready.get(COUNTS_READY):
+            delta = CountDelta()
+            for record in new:
+                delta.add(old.get(str(record["url"])), -1)
+                delta.add(record)
+            self._apply_delta(cur, delta)
+
+    @staticmethod
+    def _fts_replace(
+        cur: sqlite3.Cursor, old: Mapping[str, Mapping[str, Any]], new: Sequence[Mapping[str, Any]]
+    ) -> None:
+        cur.executemany("INSERT OR IGNORE INTO fts_ids (url) VALUES (?)", [(r["url"],) for r in new])
+        for record in new:
+            (fid,) = cur.execute("SELECT id FROM fts_ids WHERE url=?", (record["url"],)).fetchone()
+            before = old.get(str(record["url"]))
+            if before is not None:
+                cur.execute(
+                    "INSERT INTO article_fts (article_fts, rowid, body) VALUES ('delete', ?, ?)",
+                    (fid, index_text(before)),
+                )
+            cur.execute("INSERT INTO article_fts (rowid, body) VALUES (?, ?)", (fid, index_text(record)))
+
+    @staticmethod
+    def _apply_delta(cur: sqlite3.Cursor, delta: CountDelta) -> None:
+        cur.executemany(
+            "INSERT INTO word_counts VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT DO UPDATE SET n = n + excluded.n",
+            delta.word_rows(),
+        )
+        cur.executemany(
+            "INSERT INTO count_totals VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
+            "articles = articles + excluded.articles, tokens = tokens + excluded.tokens, "
+            "words = words + excluded.words",
+            delta.total_rows(),
+        )
+        if any(n < 0 for n in delta.words.values()):
+            cur.execute("DELETE FROM word_counts WHERE n <= 0")
+        if any(t[0] < 0 for t in delta.totals.values()):
+            cur.execute("DELETE FROM count_totals WHERE articles <= 0")
+
+    # --- reads -----------------------------------------------------------------------------------
+
+    def candidate_urls(self, substrings: Iterable[str]) -> Iterator[str] | None:
+        """URLs of the articles whose title or text contain every substring (case-insensitive), from
+        the FTS index; None when the index cannot narrow (no term of 3+ characters, or not built)."""
+        query = fts_query(substrings)
+        if query is None or not self._ready.get(FTS_READY):
+            return None
+        sql = "SELECT f.url FROM article_fts a JOIN fts_ids f ON f.id = a.rowid WHERE article_fts MATCH ?"
+        with self._cursor() as cur:
+            urls = [row[0] for row in cur.execute(sql, (query,))]
+        return iter(urls)
+
+    def group_counts(self, by: str, where: StoreFilter) -> list[tuple[str | None, int, int, int]]:
+        """(group value, articles, tokens, words) per group by an indexed GROUP BY.
+
+        ``by`` is an indexed column or ``month`` (the first seven characters of ``published_at``;
+        the caller checks they are a month).
+        """
+        column = {"month": "substr(published_at, 1, 7)"}.get(by, by)
+        clause, params = where_sql(where)
+
+        def kept(name: str) -> str:  # the column, or the JSON field of a row from before it existed
+            return f"coalesce({name}, CASE WHEN typeof(data) = 'text' THEN json_extract(data, '$.{name}') END, 0)"
+
+        sql = (
+            f"SELECT {column}, COUNT(*), SUM({kept('token_count')}), SUM({kept('word_count')}) "
+            f"FROM articles WHERE {clause} GROUP BY 1"
+        )
+        with self._cursor() as cur:
+            return [(r[0], int(r[1]), int(r[2] or 0), int(r[3] or 0)) for r in cur.execute(sql, params)]
+
+    def word_counts(self, where: StoreFilter) -> WordCounts | None:
+        """The word list of the articles passing ``where`` from the kept counts (None: cannot answer)."""
+        found = _count_where(where)
+        if found is None or not self._ready.get(COUNTS_READY):
+            return None
+        clause, params = found
+        result = WordCounts()
+        with self._cursor() as cur:
+            row = cur.execute(
+                f"SELECT SUM(articles), SUM(tokens), SUM(words) FROM count_totals WHERE {clause}", params
+            ).fetchone()
+            result.articles, result.total_tokens, result.total_words = (int(v or 0) for v in row)
+            for word, n in cur.execute(
+                f"SELECT word, SUM(n) FROM word_counts WHERE {clause} GROUP BY word", params
+            ):
+                result.counts[word] = int(n)
+        return result
+
+    def kept_counts(self) -> CountDelta:
+        """Every kept count (for the check against a recount)."""
+        delta = CountDelta()
+        with self._cursor() as cur:
+            for *key, word, n in cur.execute("SELECT * FROM word_counts"):
+                delta.words[(tuple(key), word)] = int(n)  # type: ignore[index]
+            for *key, articles, tokens, words in cur.execute("SELECT * FROM count_totals"):
+                delta.totals[tuple(key)] = [int(articles), int(tokens), int(words)]  # type: ignore[index]
+        return delta
+
+    def _reset_indexes(self, names: Iterable[str]) -> None:
+        """Empty the named indexes and mark them not ready (a rebuild then re-adds every article)."""
+        with self._cursor(write=True) as cur:
+            for name in names:
+                if name == FTS_READY:
+                    cur.execute("DELETE FROM article_fts")
+                    cur.execute("DELETE FROM fts_ids")
+                else:
+                    cur.execute("DELETE FROM word_counts")
+                    cur.execute("DELETE FROM count_totals")
+                cur.execute("DELETE FROM state WHERE key=?", (name,))
+                self._ready[name] = False
+
+    def _mark_ready(self, names: Iterable[str]) -> None:
+        with self._cursor(write=True) as cur:
+            for name in names:
+                cur.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, 'true')", (name,))
+                self._ready[name] = True
+
+    def _index_batch(self, records: Sequence[Mapping[str, Any]], names: Iterable[str]) -> None:
+        """Add a batch of stored articles to the named (being rebuilt) indexes."""
+        names = set(names)
+        with self._cursor(write=True) as cur:
+            if FTS_READY in names:
+                self._fts_replace(cur, {}, records)
+            if COUNTS_READY in names:
+                delta = CountDelta()
+                for record in records:
+                    delta.add(record)
+                self._apply_delta(cur, delta)
