@@ -66,15 +66,18 @@ def iter_store(
     desc: str = "articles",
     counts: ScanCounts | None = None,
     batch_size: int = 500,
+    substrings: Sequence[str] = (),
 ) -> Generator[dict[str, Any], None, None]:
     """Stream the records passing ``flt`` with a tqdm bar on stderr (total: the store's count).
 
     Memory stays bounded by the store's batch size: records are yielded one at a time. Closing the
-    generator early (a ``--limit`` reached) closes the bar and the store cursor.
+    generator early (a ``--limit`` reached) closes the bar and the store cursor. The store applies
+    the filter in its query and narrows by its search index to the articles containing every one of
+    ``substrings``; each record is still checked here, so the result is that of a full scan.
     """
     counts = counts if counts is not None else ScanCounts()
     publication = flt.store_publication
-    total = store.count(publication) if progress else None
+    total = store.count(publication) if progress and not substrings else None
     with tqdm(
         total=total,
         desc=desc,
@@ -84,8 +87,8 @@ def iter_store(
         mininterval=0.5,
         leave=False,
     ) as bar:
-        for record in store.iter_articles(
-            publication=publication, fields=fields_with_filter(fields), batch_size=batch_size
+        for record in store.query_articles(
+            flt.store_filter(), fields_with_filter(fields), substrings=substrings, batch_size=batch_size
         ):
             counts.scanned += 1
             bar.update(1)
@@ -221,11 +224,23 @@ class CorpusCommand(ScrapyCommand):
         """Lines on stderr after the scan report; may set ``self.exitcode``."""
 
     def records(
-        self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
+        self,
+        store: ArticleStore,
+        flt: ArticleFilter,
+        opts: argparse.Namespace,
+        counts: ScanCounts,
+        substrings: Sequence[str] = (),
     ) -> Generator[dict[str, Any], None, None]:
-        """The filtered record stream of :attr:`fields`, with the progress bar unless --no-progress."""
+        """The filtered record stream of :attr:`fields`, with the progress bar unless --no-progress;
+        narrowed by the store's index to articles containing every one of ``substrings``."""
         return iter_store(
-            store, flt, self.fields, progress=not opts.no_progress, desc=self.name, counts=counts
+            store,
+            flt,
+            self.fields,
+            progress=not opts.no_progress,
+            desc=self.name,
+            counts=counts,
+            substrings=substrings,
         )
 
     def fail(self, message: str) -> None:

@@ -57,6 +57,15 @@ def query_tokens(phrase: str, lang: str = "en") -> list[str]:
     return out
 
 
+_INDEXABLE_TOKEN = re.compile(r"^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$")
+
+
+def index_substrings(query: Sequence[str]) -> list[str]:
+    """Query tokens the store's search index can look up: every matching article's text holds them
+    (plain ASCII words of 3+ characters; the others are checked on the tokens only)."""
+    return [q for q in query if q != WILDCARD and len(q) >= 3 and _INDEXABLE_TOKEN.match(q)]
+
+
 def find_phrase(
     tokens: Sequence[str], query: Sequence[str], *, case_sensitive: bool = False
 ) -> Iterator[int]:

@@ -54,6 +54,19 @@ INDEXED_FIELDS = (
 )
 
 
+#: what :meth:`ArticleStorage.group_counts` reads of an article
+GROUP_FIELDS = (
+    "url",
+    "publication",
+    "published_at",
+    "language",
+    "dedup_label",
+    "page_type",
+    "token_count",
+    "word_count",
+)
+
+
 class StorageError(Exception):
     """The store could not read or write (server down, disk full, bad record).
 
@@ -238,19 +251,25 @@ class ArticleStorage(Connection):
         single = where.publications[0] if len(where.publications) == 1 else None
         return self.iter_articles(publication=single, fields=fields, batch_size=batch_size)
 
-    def group_counts(self, by: str, where: StoreFilter) -> list[tuple[str | None, int, int, int]]:
-        """(value of ``by``, articles, tokens, words) per group of the articles passing ``where``;
-        ``by`` is an indexed field or ``month`` (the first seven characters of ``published_at``)."""
-        groups: dict[str | None, list[int]] = {}
-        fields = ("url", "publication", "language", "published_at", "dedup_label", "page_type", "token_count", "word_count")
-        for record in self.query_articles(where, fields):
-            value = record.get("published_at") if by == "month" else record.get(by)
-            key = value[:7] if by == "month" and isinstance(value, str) else value
+    def group_counts(self, where: StoreFilter) -> list[tuple[Any, ...]]:
+        """Articles, tokens and words per (publication, month, language, dedup_label, page_type) of
+        the articles passing ``where``: rows of those five values then the three sums; the month is
+        the first seven characters of ``published_at`` (the caller checks it is one)."""
+        groups: dict[tuple[Any, ...], list[int]] = {}
+        for record in self.query_articles(where, GROUP_FIELDS):
+            published = record.get("published_at")
+            key = (
+                record.get("publication"),
+                published[:7] if isinstance(published, str) else None,
+                record.get("language"),
+                record.get("dedup_label"),
+                record.get("page_type"),
+            )
             totals = groups.setdefault(key, [0, 0, 0])
             totals[0] += 1
             totals[1] += int(record.get("token_count") or 0)
             totals[2] += int(record.get("word_count") or 0)
-        return [(k, *v) for k, v in groups.items()]  # type: ignore[misc]
+        return [(*k, *v) for k, v in groups.items()]
 
     def word_counts(self, where: StoreFilter) -> WordCounts | None:
         """The word list of the articles passing ``where`` from kept counts; None when the counts are
@@ -275,6 +294,9 @@ class ArticleStorage(Connection):
 
     def _mark_ready(self, names: Iterable[str]) -> None:
         raise NotImplementedError
+
+    def reclaim_space(self) -> None:
+        """Give the space freed by rewrites back to the file system (SQLite VACUUM; a no-op elsewhere)."""
 
     # --- spill files -----------------------------------------------------------------------------
 

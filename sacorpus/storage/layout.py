@@ -61,7 +61,9 @@ def pack_body(body: bytes | str | None, level: int = defaults.SACORPUS_STORE_ZST
     return compress(body.encode("utf-8") if isinstance(body, str) else bytes(body), level)
 
 
-def pack_html(html: str | None, body: bytes | None, level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL) -> bytes | None:
+def pack_html(
+    html: str | None, body: bytes | None, level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL
+) -> bytes | None:
     """The decoded HTML, compressed with the raw body as a raw-content dictionary when there is one."""
     if html is None:
         return None
@@ -161,8 +163,10 @@ def split_record(
         doc["_packed"] = packed
     raw_body = record.get("body")
     body = raw_body.encode("utf-8") if isinstance(raw_body, str) else raw_body
-    tokens = pack_tokens(doc.pop("tokens", None) if "tokens" in packed else None,
-                         doc.pop("token_offsets", None) if "token_offsets" in packed else None)
+    tokens = pack_tokens(
+        doc.pop("tokens", None) if "tokens" in packed else None,
+        doc.pop("token_offsets", None) if "token_offsets" in packed else None,
+    )
     return doc, pack_body(body, level), pack_html(record.get("html"), body, level), tokens
 
 

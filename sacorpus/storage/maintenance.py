@@ -27,7 +27,11 @@ def _noop(n: int) -> None:
 
 
 def rebuild_indexes(
-    store: ArticleStore, names: tuple[str, ...] = INDEXES, *, batch_size: int = 500, progress: Progress = _noop
+    store: ArticleStore,
+    names: tuple[str, ...] = INDEXES,
+    *,
+    batch_size: int = 500,
+    progress: Progress = _noop,
 ) -> int:
     """Empty the named indexes and add every stored article again; returns the articles indexed.
 

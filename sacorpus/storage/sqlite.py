@@ -72,7 +72,13 @@ _COLUMNS = INDEXED_FIELDS  # url first
 
 
 #: columns added after the first release; an older store gets them on open (NULL in its old rows)
-_ADDED = {"html_z": "BLOB", "tokens_z": "BLOB", "token_count": "INTEGER", "word_count": "INTEGER", "has_text": "INTEGER"}
+_ADDED = {
+    "html_z": "BLOB",
+    "tokens_z": "BLOB",
+    "token_count": "INTEGER",
+    "word_count": "INTEGER",
+    "has_text": "INTEGER",
+}
 
 
 def _row_for(record: Mapping[str, Any], level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL) -> tuple[Any, ...]:
@@ -91,7 +97,9 @@ def _row_for(record: Mapping[str, Any], level: int = defaults.SACORPUS_STORE_ZST
         packed_doc = pack_document(doc)
     except LayoutError as exc:
         raise StorageError(f"record {record.get('url')!r} cannot be stored: {exc}") from exc
-    counts = [record.get(n) if isinstance(record.get(n), int) else None for n in ("token_count", "word_count")]
+    counts = [
+        record.get(n) if isinstance(record.get(n), int) else None for n in ("token_count", "word_count")
+    ]
     return (*values, packed_doc, body, html, tokens, *counts, 1 if record.get("text") else 0)
 
 
@@ -133,7 +141,9 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, Article
             dedup_max_ids=int(setting(settings, "SACORPUS_DEDUP_MAX_IDS", DEFAULT_DEDUP_MAX_IDS)),
             cache_mb=int(setting(settings, "SACORPUS_SQLITE_CACHE_MB", defaults.SACORPUS_SQLITE_CACHE_MB)),
             timeout=float(setting(settings, "SACORPUS_SQLITE_TIMEOUT", defaults.SACORPUS_SQLITE_TIMEOUT)),
-            zstd_level=int(setting(settings, "SACORPUS_STORE_ZSTD_LEVEL", defaults.SACORPUS_STORE_ZSTD_LEVEL)),
+            zstd_level=int(
+                setting(settings, "SACORPUS_STORE_ZSTD_LEVEL", defaults.SACORPUS_STORE_ZSTD_LEVEL)
+            ),
         )
 
     def __repr__(self) -> str:
@@ -245,7 +255,9 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, Article
 
     def get(self, url: str) -> dict[str, Any] | None:
         with self._cursor() as cur:
-            row = cur.execute("SELECT data, body, html_z, tokens_z FROM articles WHERE url=?", (url,)).fetchone()
+            row = cur.execute(
+                "SELECT data, body, html_z, tokens_z FROM articles WHERE url=?", (url,)
+            ).fetchone()
         return self._record(*row) if row else None
 
     def unlabelled_urls(self) -> list[str]:
@@ -326,7 +338,8 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, Article
                 marks = ",".join("?" * len(chunk))
                 with self._cursor() as cur:
                     batch = cur.execute(
-                        f"SELECT {select} FROM articles WHERE url IN ({marks}) ORDER BY fetched_at, url", chunk
+                        f"SELECT {select} FROM articles WHERE url IN ({marks}) ORDER BY fetched_at, url",
+                        chunk,
                     ).fetchall()
                 yield from batch
             return
@@ -346,7 +359,9 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, Article
         fields = dict(fields)
         fields.pop("url", None)
         with self._cursor(write=True) as cur:
-            row = cur.execute("SELECT data, body, html_z, tokens_z FROM articles WHERE url=?", (url,)).fetchone()
+            row = cur.execute(
+                "SELECT data, body, html_z, tokens_z FROM articles WHERE url=?", (url,)
+            ).fetchone()
             if row is None:
                 return False
             record = self._record(*row)
@@ -356,6 +371,15 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, Article
             self._write_rows(cur, [_row_for(record, self.zstd_level)])
             self._index_write(cur, old if any(self._ready.values()) else {}, [record])
         return True
+
+    def reclaim_space(self) -> None:
+        if self._conn is None:
+            raise StorageError(f"{self!r} is not open")
+        with self._lock:
+            try:
+                self._conn.execute("VACUUM")
+            except sqlite3.Error as exc:
+                raise StorageError(f"VACUUM of {self.path} failed: {exc}") from exc
 
     # --- state -----------------------------------------------------------------------------------
 

@@ -103,7 +103,9 @@ class SQLiteCorpusIndex:
 
     def _init_ready(self, conn: sqlite3.Connection) -> None:
         """A new (empty) store is indexed from its first article; an older one after ``compact``."""
-        keys = dict(conn.execute("SELECT key, value FROM state WHERE key IN (?, ?)", (FTS_READY, COUNTS_READY)))
+        keys = dict(
+            conn.execute("SELECT key, value FROM state WHERE key IN (?, ?)", (FTS_READY, COUNTS_READY))
+        )
         if not keys and conn.execute("SELECT 1 FROM articles LIMIT 1").fetchone() is None:
             for key in (FTS_READY, COUNTS_READY):
                 conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, 'true')", (key,))
@@ -146,8 +148,7 @@ class SQLiteCorpusIndex:
     @staticmethod
     def _apply_delta(cur: sqlite3.Cursor, delta: CountDelta) -> None:
         cur.executemany(
-            "INSERT INTO word_counts VALUES (?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT DO UPDATE SET n = n + excluded.n",
+            "INSERT INTO word_counts VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n",
             delta.word_rows(),
         )
         cur.executemany(
@@ -174,24 +175,21 @@ class SQLiteCorpusIndex:
             urls = [row[0] for row in cur.execute(sql, (query,))]
         return iter(urls)
 
-    def group_counts(self, by: str, where: StoreFilter) -> list[tuple[str | None, int, int, int]]:
-        """(group value, articles, tokens, words) per group by an indexed GROUP BY.
-
-        ``by`` is an indexed column or ``month`` (the first seven characters of ``published_at``;
-        the caller checks they are a month).
-        """
-        column = {"month": "substr(published_at, 1, 7)"}.get(by, by)
+    def group_counts(self, where: StoreFilter) -> list[tuple[Any, ...]]:
+        """Articles, tokens and words per (publication, month, language, label, page type): one
+        GROUP BY over indexed columns, no article decoded."""
         clause, params = where_sql(where)
 
         def kept(name: str) -> str:  # the column, or the JSON field of a row from before it existed
             return f"coalesce({name}, CASE WHEN typeof(data) = 'text' THEN json_extract(data, '$.{name}') END, 0)"
 
         sql = (
-            f"SELECT {column}, COUNT(*), SUM({kept('token_count')}), SUM({kept('word_count')}) "
-            f"FROM articles WHERE {clause} GROUP BY 1"
+            "SELECT publication, substr(published_at, 1, 7), language, dedup_label, page_type, COUNT(*), "
+            f"SUM({kept('token_count')}), SUM({kept('word_count')}) FROM articles WHERE {clause} "
+            "GROUP BY 1, 2, 3, 4, 5"
         )
         with self._cursor() as cur:
-            return [(r[0], int(r[1]), int(r[2] or 0), int(r[3] or 0)) for r in cur.execute(sql, params)]
+            return [(*r[:5], int(r[5]), int(r[6] or 0), int(r[7] or 0)) for r in cur.execute(sql, params)]
 
     def word_counts(self, where: StoreFilter) -> WordCounts | None:
         """The word list of the articles passing ``where`` from the kept counts (None: cannot answer)."""
