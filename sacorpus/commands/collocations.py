@@ -70,7 +70,9 @@ class Command(CorpusCommand):
 
             folded = WordCounter.from_kept(kept, lower=self.counter.lower)
             self.counter.corpus, self.counter.n = folded.counts, folded.total_words
-            for record in self.records(store, flt, opts, counts, index_substrings([self.counter.node])):
+            for record in self.records(
+                store, flt, opts, counts, tokens=index_substrings([self.counter.node])
+            ):
                 self.counter.add_spans(record.get("tokens") or [])
         rows = collocates(
             self.counter, measure=opts.measure, min_count=max(1, opts.min_count), top=opts.top or None

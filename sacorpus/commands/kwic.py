@@ -75,7 +75,7 @@ class Command(CorpusCommand):
         cap = self.cap
         kept: list[KwicHit] = []
         self.lines = 0
-        records = self.records(store, flt, opts, counts, index_substrings(self.query))
+        records = self.records(store, flt, opts, counts, tokens=index_substrings(self.query))
         for record in records:
             for hit in kwic_hits(record, self.query, width=opts.width, case_sensitive=opts.case_sensitive):
                 self.lines += 1

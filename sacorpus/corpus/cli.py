@@ -67,17 +67,19 @@ def iter_store(
     counts: ScanCounts | None = None,
     batch_size: int = 500,
     substrings: Sequence[str] = (),
+    tokens: Sequence[str] = (),
 ) -> Generator[dict[str, Any], None, None]:
     """Stream the records passing ``flt`` with a tqdm bar on stderr (total: the store's count).
 
     Memory stays bounded by the store's batch size: records are yielded one at a time. Closing the
     generator early (a ``--limit`` reached) closes the bar and the store cursor. The store applies
     the filter in its query and narrows by its search index to the articles containing every one of
-    ``substrings``; each record is still checked here, so the result is that of a full scan.
+    ``substrings`` and ``tokens``; each record is still checked here, so the result is that of a full
+    scan.
     """
     counts = counts if counts is not None else ScanCounts()
     publication = flt.store_publication
-    total = store.count(publication) if progress and not substrings else None
+    total = store.count(publication) if progress and not (substrings or tokens) else None
     with tqdm(
         total=total,
         desc=desc,
@@ -88,7 +90,11 @@ def iter_store(
         leave=False,
     ) as bar:
         for record in store.query_articles(
-            flt.store_filter(), fields_with_filter(fields), substrings=substrings, batch_size=batch_size
+            flt.store_filter(),
+            fields_with_filter(fields),
+            substrings=substrings,
+            tokens=tokens,
+            batch_size=batch_size,
         ):
             counts.scanned += 1
             bar.update(1)
@@ -230,9 +236,11 @@ class CorpusCommand(ScrapyCommand):
         opts: argparse.Namespace,
         counts: ScanCounts,
         substrings: Sequence[str] = (),
+        tokens: Sequence[str] = (),
     ) -> Generator[dict[str, Any], None, None]:
         """The filtered record stream of :attr:`fields`, with the progress bar unless --no-progress;
-        narrowed by the store's index to articles containing every one of ``substrings``."""
+        narrowed by the store's index to articles containing every one of ``substrings`` (in the
+        title or text) and ``tokens`` (whole tokens)."""
         return iter_store(
             store,
             flt,
@@ -241,6 +249,7 @@ class CorpusCommand(ScrapyCommand):
             desc=self.name,
             counts=counts,
             substrings=substrings,
+            tokens=tokens,
         )
 
     def fail(self, message: str) -> None:

@@ -21,12 +21,12 @@ import logging
 import os
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Self
 
 from sacorpus import settings as defaults
-from sacorpus.storage.counts import CountDelta, StoreFilter, WordCounts
+from sacorpus.storage.queries import CorpusQueries
 
 logger = logging.getLogger(__name__)
 
@@ -51,19 +51,6 @@ INDEXED_FIELDS = (
     "text_hash",
     "canonical_url",
     "page_type",
-)
-
-
-#: what :meth:`ArticleStorage.group_counts` reads of an article
-GROUP_FIELDS = (
-    "url",
-    "publication",
-    "published_at",
-    "language",
-    "dedup_label",
-    "page_type",
-    "token_count",
-    "word_count",
 )
 
 
@@ -188,7 +175,7 @@ class Connection(ABC):
         self.close()
 
 
-class ArticleStorage(Connection):
+class ArticleStorage(CorpusQueries, Connection):
     """Articles by URL, and the spill file that keeps them through an outage."""
 
     spill_path: str | None = None
@@ -232,71 +219,6 @@ class ArticleStorage(Connection):
         Written during a dedup outage or re-imported from a spill file: the dedup stage labels and
         fingerprints them when the index can be reached again.
         """
-
-    # --- corpus queries (backends narrow in their own query where they can) -----------------------
-
-    def query_articles(
-        self,
-        where: StoreFilter,
-        fields: Iterable[str] | None = None,
-        *,
-        substrings: Iterable[str] = (),
-        batch_size: int = 500,
-    ) -> Iterator[dict[str, Any]]:
-        """Records passing ``where`` in (fetched_at, url) order, possibly narrowed to those whose title
-        or text contain every one of ``substrings`` (case-insensitive).
-
-        A superset: callers check each record themselves (dates in older forms, short substrings).
-        """
-        single = where.publications[0] if len(where.publications) == 1 else None
-        return self.iter_articles(publication=single, fields=fields, batch_size=batch_size)
-
-    def group_counts(self, where: StoreFilter) -> list[tuple[Any, ...]]:
-        """Articles, tokens and words per (publication, month, language, dedup_label, page_type) of
-        the articles passing ``where``: rows of those five values then the three sums; the month is
-        the first seven characters of ``published_at`` (the caller checks it is one)."""
-        groups: dict[tuple[Any, ...], list[int]] = {}
-        for record in self.query_articles(where, GROUP_FIELDS):
-            published = record.get("published_at")
-            key = (
-                record.get("publication"),
-                published[:7] if isinstance(published, str) else None,
-                record.get("language"),
-                record.get("dedup_label"),
-                record.get("page_type"),
-            )
-            totals = groups.setdefault(key, [0, 0, 0])
-            totals[0] += 1
-            totals[1] += int(record.get("token_count") or 0)
-            totals[2] += int(record.get("word_count") or 0)
-        return [(*k, *v) for k, v in groups.items()]
-
-    def word_counts(self, where: StoreFilter) -> WordCounts | None:
-        """The word list of the articles passing ``where`` from kept counts; None when the counts are
-        not built or cannot answer the filter (a date bound finer than a month)."""
-        return None
-
-    def index_ready(self, name: str) -> bool:
-        """True when the index ``name`` (``index:fts``, ``index:word_counts``) covers every article."""
-        return False
-
-    def kept_counts(self) -> CountDelta:
-        """Every kept count (compared with a recount by ``scrapy wordlist --check``)."""
-        raise NotImplementedError
-
-    def _reset_indexes(self, names: Iterable[str]) -> None:
-        """Empty these indexes and mark them not ready (before a rebuild)."""
-        raise NotImplementedError
-
-    def _index_batch(self, records: Sequence[Mapping[str, Any]], names: Iterable[str]) -> None:
-        """Add a batch of stored articles to these indexes (being rebuilt)."""
-        raise NotImplementedError
-
-    def _mark_ready(self, names: Iterable[str]) -> None:
-        raise NotImplementedError
-
-    def reclaim_space(self) -> None:
-        """Give the space freed by rewrites back to the file system (SQLite VACUUM; a no-op elsewhere)."""
 
     # --- spill files -----------------------------------------------------------------------------
 

@@ -300,10 +300,11 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, Article
         fields: Iterable[str] | None = None,
         *,
         substrings: Iterable[str] = (),
+        tokens: Iterable[str] = (),
         batch_size: int = 500,
     ) -> Iterator[dict[str, Any]]:
         """Records passing ``where`` in (fetched_at, url) order, narrowed by the FTS index to those
-        containing every substring (3+ characters; shorter ones are left to the caller's check)."""
+        containing every substring and token (3+ characters; shorter ones are left to the caller)."""
         wanted = set(fields) | {"url"} if fields is not None else None
         with_body = wanted is None or "body" in wanted
         with_html = wanted is None or "html" in wanted
@@ -314,7 +315,7 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, Article
             + (", html_z" if with_html else ", NULL")
             + (", tokens_z" if with_tokens else ", NULL")
         )
-        query = fts_query(substrings) if self.index_ready(FTS_READY) else None
+        query = fts_query([*substrings, *tokens]) if self.index_ready(FTS_READY) else None
         rows = self._matching_rows(select, where, query, max(1, batch_size))
         for row in rows:
             record = self._record(row[2], row[3], row[4], row[5])

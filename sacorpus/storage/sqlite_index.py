@@ -224,7 +224,7 @@ class SQLiteCorpusIndex:
         with self._cursor(write=True) as cur:
             for name in names:
                 if name == FTS_READY:
-                    cur.execute("DELETE FROM article_fts")
+                    cur.execute("INSERT INTO article_fts (article_fts) VALUES ('delete-all')")
                     cur.execute("DELETE FROM fts_ids")
                 else:
                     cur.execute("DELETE FROM word_counts")
