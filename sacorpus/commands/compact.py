@@ -45,6 +45,7 @@ class Command(ScrapyCommand):
 
         if args:
             raise UsageError(f"unexpected arguments: {' '.join(args)}")
+        assert self.settings is not None
         batch = opts.batch or int(self.settings.getint("SACORPUS_COMPACT_BATCH"))
         if batch < 1:
             raise UsageError("--batch must be at least 1", print_help=False)

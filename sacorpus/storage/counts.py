@@ -151,12 +151,12 @@ def recount(records: Iterable[Mapping[str, Any]]) -> CountDelta:
 def differences(kept: CountDelta, fresh: CountDelta, limit: int = 20) -> list[str]:
     """Lines naming where the kept counts differ from a full recount (empty: they agree)."""
     out: list[str] = []
-    for name, a, b in (("word", kept.words, fresh.words), ("total", kept.totals, fresh.totals)):
-        keys = set(a) | set(b)
-        zero: Any = 0 if name == "word" else [0, 0, 0]
-        for key in sorted(keys, key=repr):
-            if a.get(key, zero) != b.get(key, zero):  # type: ignore[call-overload]
-                out.append(f"{name} {key}: kept {a.get(key, zero)}, recount {b.get(key, zero)}")  # type: ignore[call-overload]
-                if len(out) >= limit:
-                    return out
-    return out
+    for key in sorted(set(kept.words) | set(fresh.words), key=repr):
+        a, b = kept.words.get(key, 0), fresh.words.get(key, 0)
+        if a != b:
+            out.append(f"word {key}: kept {a}, recount {b}")
+    for tkey in sorted(set(kept.totals) | set(fresh.totals), key=repr):
+        ta, tb = kept.totals.get(tkey, [0, 0, 0]), fresh.totals.get(tkey, [0, 0, 0])
+        if ta != tb:
+            out.append(f"totals {tkey}: kept {ta}, recount {tb}")
+    return out[:limit]

@@ -163,10 +163,10 @@ class MongoCorpusIndex:
     def kept_counts(self) -> CountDelta:
         delta = CountDelta()
         for doc in self.db.word_counts.find():
-            delta.words[(tuple(doc[k] for k in _KEY), doc["w"])] = int(doc["n"])  # type: ignore[index]
+            delta.words[(tuple(doc[k] for k in _KEY), doc["w"])] = int(doc["n"])
         for doc in self.db.count_totals.find():
             key = tuple(doc[k] for k in _KEY)
-            delta.totals[key] = [int(doc["articles"]), int(doc["tokens"]), int(doc["words"])]  # type: ignore[index]
+            delta.totals[key] = [int(doc["articles"]), int(doc["tokens"]), int(doc["words"])]
         return delta
 
     def _reset_indexes(self, names: Iterable[str]) -> None:

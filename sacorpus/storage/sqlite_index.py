@@ -214,9 +214,9 @@ class SQLiteCorpusIndex:
         delta = CountDelta()
         with self._cursor() as cur:
             for *key, word, n in cur.execute("SELECT * FROM word_counts"):
-                delta.words[(tuple(key), word)] = int(n)  # type: ignore[index]
+                delta.words[(tuple(key), word)] = int(n)
             for *key, articles, tokens, words in cur.execute("SELECT * FROM count_totals"):
-                delta.totals[tuple(key)] = [int(articles), int(tokens), int(words)]  # type: ignore[index]
+                delta.totals[tuple(key)] = [int(articles), int(tokens), int(words)]
         return delta
 
     def _reset_indexes(self, names: Iterable[str]) -> None:
