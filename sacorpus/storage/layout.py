@@ -30,7 +30,7 @@ ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: prefix of HTML compressed with its raw body as the zstd dictionary
 _HTML_DELTA = b"HD1"
 #: prefix of a packed token blob
-_TOKENS = b"TK1"
+_TOKENS = b"TK2"
 _SEP = "\x00"
 #: fields kept out of the JSON document in the compact layout
 PACKED_FIELDS = ("body", "html", "tokens", "token_offsets")
@@ -89,45 +89,70 @@ def unpack_html(blob: bytes | bytearray | memoryview | None, body: bytes | None)
     return bytes(data).decode("utf-8")
 
 
-def pack_tokens(tokens: Sequence[str] | None, offsets: Sequence[Sequence[int]] | None) -> bytes | None:
-    """Tokens NUL-joined and offsets as (gap, length) int32 pairs, zstd-compressed together.
+def pack_tokens(
+    tokens: Sequence[str] | None, offsets: Sequence[Sequence[int]] | None, text: str | None = None
+) -> bytes | None:
+    """Offsets as (gap, length) pairs and only the tokens that differ from their span of ``text``.
 
-    Why gaps and lengths: both are small numbers that compress to about a byte each, where the JSON
-    ``[[1043, 1049], ...]`` costs 13 characters per token.
+    Why: nearly every token is the text between its offsets, so it costs nothing to keep; the few
+    that are not (``n't`` from ``n’t``, the Treebank quotes ``````) are kept by index. Gaps and lengths are
+    small numbers stored as uint16 when they fit (int32 otherwise) and compress to about a byte each.
     """
     tokens = list(tokens or [])
-    offsets = list(offsets or [])
+    offsets = [(int(a), int(b)) for a, b in (offsets or [])]
     if not tokens and not offsets:
         return None
     if any(_SEP in t for t in tokens):
         raise LayoutError("a token holds a NUL character")
-    pairs = array("i")
+    values: list[int] = []
     previous = 0
     for start, end in offsets:
-        pairs.extend((int(start) - previous, int(end) - int(start)))
-        previous = int(end)
-    head = struct.pack("<3sII", _TOKENS, len(tokens), len(offsets))
-    return compress(head + pairs.tobytes() + _SEP.join(tokens).encode("utf-8"), 3)
+        values.extend((start - previous, end - start))
+        previous = end
+    wide = any(v < 0 or v > 0xFFFF for v in values)
+    pairs = array("i" if wide else "H", values)
+    aligned = text is not None and len(offsets) == len(tokens)
+    differ = [
+        i
+        for i, t in enumerate(tokens)
+        if not aligned or text[offsets[i][0] : offsets[i][1]] != t  # type: ignore[index]
+    ]
+    head = struct.pack("<3sBIII", _TOKENS, 1 if wide else 0, len(tokens), len(offsets), len(differ))
+    body = (
+        pairs.tobytes() + array("I", differ).tobytes() + _SEP.join(tokens[i] for i in differ).encode("utf-8")
+    )
+    return compress(head + body, 3)
 
 
-def unpack_tokens(blob: bytes | bytearray | memoryview) -> tuple[list[str], list[list[int]]]:
+_HEAD = struct.calcsize("<3sBIII")
+
+
+def unpack_tokens(
+    blob: bytes | bytearray | memoryview, text: str | None = None
+) -> tuple[list[str], list[list[int]]]:
     raw = decompress(blob)
-    size = struct.calcsize("<3sII")
-    magic, n_tokens, n_offsets = struct.unpack("<3sII", raw[:size])
+    magic, wide, n_tokens, n_offsets, n_differ = struct.unpack("<3sBIII", raw[:_HEAD])
     if magic != _TOKENS:
         raise LayoutError("not a token blob")
-    pairs = array("i")
-    pairs.frombytes(raw[size : size + 8 * n_offsets])
+    pairs = array("i" if wide else "H")
+    at = _HEAD + pairs.itemsize * 2 * n_offsets
+    pairs.frombytes(raw[_HEAD:at])
     offsets: list[list[int]] = []
     previous = 0
     for i in range(0, len(pairs), 2):
         start = previous + pairs[i]
         previous = start + pairs[i + 1]
         offsets.append([start, previous])
-    text = raw[size + 8 * n_offsets :].decode("utf-8")
-    tokens = text.split(_SEP) if n_tokens else []
-    if len(tokens) != n_tokens:
-        raise LayoutError(f"token blob holds {len(tokens)} tokens, header says {n_tokens}")
+    differ = array("I")
+    differ.frombytes(raw[at : at + 4 * n_differ])
+    kept = raw[at + 4 * n_differ :].decode("utf-8").split(_SEP) if n_differ else []
+    if len(kept) != n_differ:
+        raise LayoutError(f"token blob holds {len(kept)} tokens, header says {n_differ}")
+    if n_differ < n_tokens and (text is None or n_offsets != n_tokens):
+        raise LayoutError("the tokens are stored as spans of the text, and the text is missing")
+    tokens = [text[a:b] for a, b in offsets] if n_differ < n_tokens and text is not None else [""] * n_tokens
+    for i, token in zip(differ, kept, strict=True):
+        tokens[i] = token
     return tokens, offsets
 
 
@@ -166,6 +191,7 @@ def split_record(
     tokens = pack_tokens(
         doc.pop("tokens", None) if "tokens" in packed else None,
         doc.pop("token_offsets", None) if "token_offsets" in packed else None,
+        doc.get("text") if isinstance(doc.get("text"), str) else None,
     )
     return doc, pack_body(body, level), pack_html(record.get("html"), body, level), tokens
 
@@ -186,7 +212,12 @@ def join_record(
         record.setdefault("html", None)  # rows from before the HTML had its own column keep it in data
     packed = record.pop("_packed", None)
     if packed:
-        tokens, offsets = unpack_tokens(tokens_blob) if tokens_blob is not None else ([], [])
+        text = record.get("text")
+        tokens, offsets = (
+            unpack_tokens(tokens_blob, text if isinstance(text, str) else None)
+            if tokens_blob is not None
+            else ([], [])
+        )
         for name, value in (("tokens", tokens), ("token_offsets", offsets)):
             if name in packed:
                 record[name] = value

@@ -246,6 +246,7 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, ArticleStor
             "published_at",
             "language",
             "dedup_label",
+            "text",
             "tokens",
             "tokens_z",
             "_packed",
@@ -320,8 +321,8 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, ArticleStor
                 projection["body_z"] = 1
             if "html" in wanted:
                 projection["html_z"] = 1
-            if {"tokens", "token_offsets"} & wanted:
-                projection.update(tokens_z=1, _packed=1)
+            if {"tokens", "token_offsets"} & wanted:  # tokens are kept as spans of the text
+                projection.update(tokens_z=1, _packed=1, text=1)
         base = mongo_where(where)
         terms = sorted({t.casefold() for t in tokens})
         if terms and self.index_ready(TERMS_READY):

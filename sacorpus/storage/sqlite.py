@@ -33,7 +33,14 @@ from sacorpus.storage.base import (
 from sacorpus.storage.counts import StoreFilter
 from sacorpus.storage.layout import LayoutError, join_record, pack_document, split_record, unpack_document
 from sacorpus.storage.sqlite_dedup import SQLiteDedupIndex, chunks, migrate_dedup
-from sacorpus.storage.sqlite_index import FTS_READY, INDEX_SCHEMA, SQLiteCorpusIndex, fts_query, where_sql
+from sacorpus.storage.sqlite_index import (
+    FTS_READY,
+    INDEX_SCHEMA,
+    NOTHING,
+    SQLiteCorpusIndex,
+    match_expression,
+    where_sql,
+)
 from sacorpus.storage.sqlite_runs import RUNS_SCHEMA, SQLiteRunRecords
 
 logger = logging.getLogger(__name__)
@@ -315,7 +322,12 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, Article
             + (", html_z" if with_html else ", NULL")
             + (", tokens_z" if with_tokens else ", NULL")
         )
-        query = fts_query([*substrings, *tokens]) if self.index_ready(FTS_READY) else None
+        query = None
+        if self.index_ready(FTS_READY):
+            with self._cursor() as cur:
+                query = match_expression(cur, [*substrings, *tokens])
+        if query == NOTHING:
+            return
         rows = self._matching_rows(select, where, query, max(1, batch_size))
         for row in rows:
             record = self._record(row[2], row[3], row[4], row[5])

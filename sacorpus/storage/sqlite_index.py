@@ -1,10 +1,12 @@
 """The SQLite store's corpus indexes: FTS5 over title and text, kept word counts, stats by GROUP BY.
 
-Why a contentless trigram FTS5 table: the text already lives (compressed) in the article row, so the
-index keeps no second copy; trigrams answer any substring of three characters or more, so a literal
-search, the literal parts of a regex and the tokens of a KWIC query all narrow to the articles that
-can match before a single row is decoded (the caller then verifies on the text or the tokens, so
-results are exactly those of a full scan). The FTS rowid is ``fts_ids.id``, an INTEGER PRIMARY KEY
+Why a contentless FTS5 table with ``detail=none``: the text already lives (compressed) in the article
+row, so the index keeps no second copy and no positions, only which articles hold which word (about
+2 KB per article where trigrams took 23 KB). A substring of a word is found through ``fts_vocab``,
+every word ever indexed: ``ater`` becomes ``water OR waters OR ...`` (see :func:`match_expression`).
+So a literal search, the literal parts of a regex and the tokens of a KWIC query narrow to the
+articles that can match before a row is decoded; the caller then verifies on the text or the tokens,
+so results are exactly those of a full scan. The FTS rowid is ``fts_ids.id``, an INTEGER PRIMARY KEY
 that VACUUM keeps (the articles table's implicit rowid it may renumber).
 
 The counts tables are updated in the transaction that writes the articles (see ``_index_write``).
@@ -12,8 +14,9 @@ The counts tables are updated in the transaction that writes the articles (see `
 
 from __future__ import annotations
 
+import re
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sacorpus.storage.counts import ALL, CountDelta, StoreFilter, WordCounts, index_text
@@ -31,21 +34,63 @@ CREATE TABLE IF NOT EXISTS count_totals (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS fts_ids (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE);
 CREATE VIRTUAL TABLE IF NOT EXISTS article_fts USING fts5(
-    body, content='', tokenize='trigram case_sensitive 0'
+    body, content='', detail=none, tokenize='unicode61 remove_diacritics 0'
 );
+CREATE TABLE IF NOT EXISTS fts_vocab (term TEXT PRIMARY KEY) WITHOUT ROWID;
 """
 #: state keys saying an index covers every stored article (a store made before it existed has not)
 FTS_READY = "index:fts"
 COUNTS_READY = "index:word_counts"
-MIN_TERM = 3  # trigrams: shorter strings cannot narrow
 
 
-def fts_query(substrings: Iterable[str]) -> str | None:
-    """An FTS5 MATCH expression requiring every substring (each a quoted phrase), None if none can narrow."""
-    parts = [s for s in dict.fromkeys(substrings) if len(s) >= MIN_TERM]
-    if not parts:
-        return None
-    return " AND ".join('"' + p.replace('"', '""') + '"' for p in parts)
+_RUN = re.compile(r"[^\W_]+")
+_ASCII_RUN = re.compile(r"^[A-Za-z0-9]+$")
+MAX_EXPANSION = 400  # vocabulary words one word part may stand for before it stops narrowing
+NOTHING = "\x00nothing"  # a part no indexed word holds: no article can match
+
+
+def index_terms(text: str) -> set[str]:
+    """The words of a text as the FTS tokenizer (unicode61) sees them, lower-cased (``fts_vocab``)."""
+    return {m.group(0).lower() for m in _RUN.finditer(text)}
+
+
+def match_expression(cur: sqlite3.Cursor, substrings: Iterable[str]) -> str | None:
+    """An FTS5 MATCH expression every article containing all ``substrings`` satisfies (None: the
+    index cannot narrow; ``NOTHING``: no article can match).
+
+    Each run of letters and digits in a substring is a whole word when the substring continues past
+    it on both sides, a word start when only its right side is open (``"run"*``), and otherwise looked
+    up in ``fts_vocab`` (``LIKE '%run%'``). Only ASCII runs are used (Python's and SQLite's case
+    folding agree on them); other runs are left to the caller's check.
+    """
+    parts: list[str] = []
+    for sub in dict.fromkeys(substrings):
+        for m in _RUN.finditer(sub):
+            run = m.group(0)
+            if not _ASCII_RUN.match(run):
+                continue
+            # a side is closed only by an ASCII separator (both tokenizers split there)
+            open_left = m.start() == 0 or not sub[m.start() - 1].isascii()
+            open_right = m.end() == len(sub) or not sub[m.end()].isascii()
+            word = '"' + run.lower() + '"'
+            if not open_left:
+                parts.append(word + ("*" if open_right else ""))
+                continue
+            if len(run) < 3:
+                continue
+            like = "%" + run.lower() + ("%" if open_right else "")
+            words = [
+                r[0]
+                for r in cur.execute(
+                    "SELECT term FROM fts_vocab WHERE term LIKE ? LIMIT ?", (like, MAX_EXPANSION + 1)
+                )
+            ]
+            if not words:
+                return NOTHING
+            if len(words) > MAX_EXPANSION or not all(_ASCII_RUN.match(w) for w in words):
+                continue
+            parts.append("(" + " OR ".join('"' + w + '"' for w in words) + ")")
+    return " AND ".join(dict.fromkeys(parts)) or None
 
 
 def where_sql(where: StoreFilter, prefix: str = "") -> tuple[str, list[Any]]:
@@ -135,7 +180,9 @@ class SQLiteCorpusIndex:
         cur: sqlite3.Cursor, old: Mapping[str, Mapping[str, Any]], new: Sequence[Mapping[str, Any]]
     ) -> None:
         cur.executemany("INSERT OR IGNORE INTO fts_ids (url) VALUES (?)", [(r["url"],) for r in new])
+        terms: set[str] = set()
         for record in new:
+            terms |= index_terms(index_text(record))
             (fid,) = cur.execute("SELECT id FROM fts_ids WHERE url=?", (record["url"],)).fetchone()
             before = old.get(str(record["url"]))
             if before is not None:
@@ -144,6 +191,7 @@ class SQLiteCorpusIndex:
                     (fid, index_text(before)),
                 )
             cur.execute("INSERT INTO article_fts (rowid, body) VALUES (?, ?)", (fid, index_text(record)))
+        cur.executemany("INSERT OR IGNORE INTO fts_vocab (term) VALUES (?)", ((t,) for t in terms))
 
     @staticmethod
     def _apply_delta(cur: sqlite3.Cursor, delta: CountDelta) -> None:
@@ -163,17 +211,6 @@ class SQLiteCorpusIndex:
             cur.execute("DELETE FROM count_totals WHERE articles <= 0")
 
     # --- reads -----------------------------------------------------------------------------------
-
-    def candidate_urls(self, substrings: Iterable[str]) -> Iterator[str] | None:
-        """URLs of the articles whose title or text contain every substring (case-insensitive), from
-        the FTS index; None when the index cannot narrow (no term of 3+ characters, or not built)."""
-        query = fts_query(substrings)
-        if query is None or not self._ready.get(FTS_READY):
-            return None
-        sql = "SELECT f.url FROM article_fts a JOIN fts_ids f ON f.id = a.rowid WHERE article_fts MATCH ?"
-        with self._cursor() as cur:
-            urls = [row[0] for row in cur.execute(sql, (query,))]
-        return iter(urls)
 
     def group_counts(self, where: StoreFilter) -> list[tuple[Any, ...]]:
         """Articles, tokens and words per (publication, month, language, label, page type): one
@@ -225,6 +262,7 @@ class SQLiteCorpusIndex:
             for name in names:
                 if name == FTS_READY:
                     cur.execute("INSERT INTO article_fts (article_fts) VALUES ('delete-all')")
+                    cur.execute("DELETE FROM fts_vocab")
                     cur.execute("DELETE FROM fts_ids")
                 else:
                     cur.execute("DELETE FROM word_counts")

@@ -22,7 +22,11 @@ from sacorpus.storage.mongo import MongoStore
 from sacorpus.storage.sqlite import SQLiteStore
 from sacorpus.testing.mongo import MongoServer
 
-PAGE = "<html><body>" + "".join(f"<p>Paragraph {i}: water in Soweto, ’n storie.</p>" for i in range(200)) + "</body></html>"
+PAGE = (
+    "<html><body>"
+    + "".join(f"<p>Paragraph {i}: water in Soweto, ’n storie.</p>" for i in range(200))
+    + "</body></html>"
+)
 
 
 def old_records() -> list[dict[str, Any]]:
@@ -64,8 +68,17 @@ CREATE TABLE articles (url TEXT PRIMARY KEY, publication TEXT, published_at TEXT
   data TEXT NOT NULL, body BLOB);
 CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
-COLUMNS = ("url", "publication", "published_at", "fetched_at", "language", "dedup_label", "text_hash",
-           "canonical_url", "page_type")
+COLUMNS = (
+    "url",
+    "publication",
+    "published_at",
+    "fetched_at",
+    "language",
+    "dedup_label",
+    "text_hash",
+    "canonical_url",
+    "page_type",
+)
 
 
 def write_old_sqlite(path: Path, records: list[dict[str, Any]]) -> None:
@@ -75,8 +88,10 @@ def write_old_sqlite(path: Path, records: list[dict[str, Any]]) -> None:
     for rec in records:
         data = json.dumps({k: v for k, v in rec.items() if k != "body"}, ensure_ascii=False)
         body = zlib.compress(rec["body"]) if rec["body"] is not None else None
-        conn.execute(f"INSERT INTO articles VALUES ({','.join('?' * 11)})",
-                     (*[rec[c] or ("" if c == "fetched_at" else None) for c in COLUMNS], data, body))
+        conn.execute(
+            f"INSERT INTO articles VALUES ({','.join('?' * 11)})",
+            (*[rec[c] or ("" if c == "fetched_at" else None) for c in COLUMNS], data, body),
+        )
     conn.commit()
     conn.close()
 
@@ -146,7 +161,9 @@ def test_old_store_reads_then_compacts_in_place_resumably(old_store: Any) -> Non
     assert_equal(store, records)
     assert store.index_ready(FTS) and store.index_ready(COUNTS) and check_counts(store) == []
     kept = store.word_counts(StoreFilter(publications=("mg",)))
-    assert kept is not None and kept.counts["Soweto"] == sum(r["tokens"].count("Soweto") for r in records if r["publication"] == "mg")
+    assert kept is not None and kept.counts["Soweto"] == sum(
+        r["tokens"].count("Soweto") for r in records if r["publication"] == "mg"
+    )
     if isinstance(store, SQLiteStore):
         with store._cursor() as cur:
             kinds = cur.execute("SELECT DISTINCT typeof(data) FROM articles").fetchall()
