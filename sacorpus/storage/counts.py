@@ -74,16 +74,20 @@ class CountDelta:
         """Count an article in (sign 1) or out (sign -1), under its key and under the ``ALL`` key."""
         if record is None:
             return
-        tokens = [t for t in record.get("tokens") or [] if isinstance(t, str)]
-        words = Counter(t for t in tokens if is_word(t))
+        tokens = record.get("tokens") or []
+        # count first (in C), then test each distinct token once
+        words = {t: n for t, n in Counter(tokens).items() if isinstance(t, str) and is_word(t)}
+        n_tokens = sum(1 for t in tokens if isinstance(t, str))
+        n_words = sum(words.values())
         key = count_key(record)
         for k in (key, (ALL, ALL, ALL, key[3])):
             total = self.totals.setdefault(k, [0, 0, 0])
             total[0] += sign
-            total[1] += sign * len(tokens)
-            total[2] += sign * sum(words.values())
+            total[1] += sign * n_tokens
+            total[2] += sign * n_words
+            counts = self.words
             for word, n in words.items():
-                self.words[(k, word)] += sign * n
+                counts[(k, word)] += sign * n
 
     def word_rows(self) -> Iterator[tuple[str, str, str, int, str, int]]:
         for (key, word), n in self.words.items():

@@ -99,24 +99,22 @@ def pack_tokens(
     small numbers stored as uint16 when they fit (int32 otherwise) and compress to about a byte each.
     """
     tokens = list(tokens or [])
-    offsets = [(int(a), int(b)) for a, b in (offsets or [])]
+    offsets = list(offsets or [])
     if not tokens and not offsets:
         return None
     if any(_SEP in t for t in tokens):
         raise LayoutError("a token holds a NUL character")
-    values: list[int] = []
-    previous = 0
-    for start, end in offsets:
-        values.extend((start - previous, end - start))
-        previous = end
-    wide = any(v < 0 or v > 0xFFFF for v in values)
+    starts = [int(o[0]) for o in offsets]
+    ends = [int(o[1]) for o in offsets]
+    values = [0] * (2 * len(offsets))
+    values[0::2] = [s - e for s, e in zip(starts, [0, *ends[:-1]][: len(starts)], strict=True)]
+    values[1::2] = [e - s for s, e in zip(starts, ends, strict=True)]
+    wide = bool(values) and (min(values) < 0 or max(values) > 0xFFFF)
     pairs = array("i" if wide else "H", values)
-    aligned = text is not None and len(offsets) == len(tokens)
-    differ = [
-        i
-        for i, t in enumerate(tokens)
-        if not aligned or text[offsets[i][0] : offsets[i][1]] != t  # type: ignore[index]
-    ]
+    if text is not None and len(offsets) == len(tokens):
+        differ = [i for i, (t, a, b) in enumerate(zip(tokens, starts, ends, strict=True)) if text[a:b] != t]
+    else:
+        differ = list(range(len(tokens)))
     head = struct.pack("<3sBIII", _TOKENS, 1 if wide else 0, len(tokens), len(offsets), len(differ))
     body = (
         pairs.tobytes() + array("I", differ).tobytes() + _SEP.join(tokens[i] for i in differ).encode("utf-8")
