@@ -39,7 +39,6 @@ from sacorpus.storage.sqlite_index import (
     NOTHING,
     SQLiteCorpusIndex,
     match_expression,
-    where_sql,
 )
 from sacorpus.storage.sqlite_runs import RUNS_SCHEMA, SQLiteRunRecords
 
@@ -334,39 +333,6 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, Article
             if not with_body:
                 record.pop("body", None)
             yield {k: v for k, v in record.items() if k in wanted} if wanted is not None else record
-
-    def _matching_rows(
-        self, select: str, where: StoreFilter, query: str | None, batch_size: int
-    ) -> Iterator[tuple[Any, ...]]:
-        """Rows in batches: by keyset paging over the filter, or the FTS matches' rows in order."""
-        if query is not None:
-            clause, params = where_sql(where, "a.")
-            sql = (
-                "SELECT a.url FROM article_fts x JOIN fts_ids f ON f.id = x.rowid JOIN articles a "
-                f"ON a.url = f.url WHERE article_fts MATCH ? AND {clause} ORDER BY a.fetched_at, a.url"
-            )
-            with self._cursor() as cur:
-                urls = [r[0] for r in cur.execute(sql, (query, *params))]
-            for chunk in chunks(urls, batch_size):
-                marks = ",".join("?" * len(chunk))
-                with self._cursor() as cur:
-                    batch = cur.execute(
-                        f"SELECT {select} FROM articles WHERE url IN ({marks}) ORDER BY fetched_at, url",
-                        chunk,
-                    ).fetchall()
-                yield from batch
-            return
-        clause, params = where_sql(where)
-        last: tuple[str, str] | None = None
-        while True:
-            keyset = " AND (fetched_at, url) > (?, ?)" if last is not None else ""
-            sql = f"SELECT {select} FROM articles WHERE {clause}{keyset} ORDER BY fetched_at, url LIMIT ?"
-            with self._cursor() as cur:
-                batch = cur.execute(sql, (*params, *(last or ()), batch_size)).fetchall()
-            if not batch:
-                return
-            yield from batch
-            last = (batch[-1][0], batch[-1][1])
 
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         fields = dict(fields)

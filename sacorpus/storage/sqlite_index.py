@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from sacorpus.storage.counts import ALL, CountDelta, StoreFilter, WordCounts, index_text
+from sacorpus.storage.sqlite_dedup import chunks
 
 INDEX_SCHEMA = """
 CREATE TABLE IF NOT EXISTS word_counts (
@@ -211,6 +212,39 @@ class SQLiteCorpusIndex:
             cur.execute("DELETE FROM count_totals WHERE articles <= 0")
 
     # --- reads -----------------------------------------------------------------------------------
+
+    def _matching_rows(
+        self, select: str, where: StoreFilter, query: str | None, batch_size: int
+    ) -> Iterator[tuple[Any, ...]]:
+        """Rows in batches: by keyset paging over the filter, or the FTS matches' rows in order."""
+        if query is not None:
+            clause, params = where_sql(where, "a.")
+            sql = (
+                "SELECT a.url FROM article_fts x JOIN fts_ids f ON f.id = x.rowid JOIN articles a "
+                f"ON a.url = f.url WHERE article_fts MATCH ? AND {clause} ORDER BY a.fetched_at, a.url"
+            )
+            with self._cursor() as cur:
+                urls = [r[0] for r in cur.execute(sql, (query, *params))]
+            for chunk in chunks(urls, batch_size):
+                marks = ",".join("?" * len(chunk))
+                with self._cursor() as cur:
+                    batch = cur.execute(
+                        f"SELECT {select} FROM articles WHERE url IN ({marks}) ORDER BY fetched_at, url",
+                        chunk,
+                    ).fetchall()
+                yield from batch
+            return
+        clause, params = where_sql(where)
+        last: tuple[str, str] | None = None
+        while True:
+            keyset = " AND (fetched_at, url) > (?, ?)" if last is not None else ""
+            sql = f"SELECT {select} FROM articles WHERE {clause}{keyset} ORDER BY fetched_at, url LIMIT ?"
+            with self._cursor() as cur:
+                batch = cur.execute(sql, (*params, *(last or ()), batch_size)).fetchall()
+            if not batch:
+                return
+            yield from batch
+            last = (batch[-1][0], batch[-1][1])
 
     def group_counts(self, where: StoreFilter) -> list[tuple[Any, ...]]:
         """Articles, tokens and words per (publication, month, language, label, page type): one
