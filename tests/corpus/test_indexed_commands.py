@@ -9,7 +9,7 @@ import pytest
 from corpus_fixtures import run_command
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "storage"))
-from test_compact import old_records, write_old_sqlite  # noqa: E402
+from test_compact import old_records, write_old_sqlite
 
 
 @pytest.mark.parametrize(
