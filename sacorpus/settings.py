@@ -159,6 +159,8 @@ SACORPUS_STORE_FAIL_FAST_SECONDS = 5.0
 SACORPUS_STORE_ZSTD_LEVEL = 6
 # rows rewritten per transaction by `scrapy compact` (and per progress step)
 SACORPUS_COMPACT_BATCH = 500
+# SQLite page cache (and a 4x memory map) of the corpus commands, which stream rows once
+SACORPUS_CORPUS_SQLITE_CACHE_MB = 16
 
 # --- extensions ------------------------------------------------------------------------------------------
 EXTENSIONS = {

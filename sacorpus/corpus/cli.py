@@ -165,6 +165,13 @@ def open_corpus(settings: Any) -> Iterator[ArticleStore]:
     """The configured store (SACORPUS_STORE), opened for reading; raises StorageError."""
     from sacorpus.storage.base import store_from_settings
 
+    if hasattr(settings, "copy") and settings.get("SACORPUS_CORPUS_SQLITE_CACHE_MB") is not None:
+        # a read streams rows once: a small page cache and memory map keep the resident memory low
+        # (the crawl's larger cache serves the dedup index's random lookups)
+        settings = settings.copy()
+        settings.set(
+            "SACORPUS_SQLITE_CACHE_MB", settings.getint("SACORPUS_CORPUS_SQLITE_CACHE_MB"), priority=50
+        )
     store = store_from_settings(settings)
     check_store_exists(store)
     with store:

@@ -34,6 +34,9 @@ CREATE TABLE IF NOT EXISTS count_totals (
     PRIMARY KEY (publication, month, language, dup)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS fts_ids (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE);
+CREATE INDEX IF NOT EXISTS articles_groups ON articles(
+    publication, published_at, language, dedup_label, page_type, token_count, word_count
+);
 CREATE VIRTUAL TABLE IF NOT EXISTS article_fts USING fts5(
     body, content='', detail=none, tokenize='unicode61 remove_diacritics 0'
 );
@@ -251,7 +254,11 @@ class SQLiteCorpusIndex:
         GROUP BY over indexed columns, no article decoded."""
         clause, params = where_sql(where)
 
-        def kept(name: str) -> str:  # the column, or the JSON field of a row from before it existed
+        def kept(name: str) -> str:
+            """The column (a covering index answers); rows of a store not yet compacted may keep it
+            in their JSON document only."""
+            if self._ready.get(COUNTS_READY):
+                return name
             return f"coalesce({name}, CASE WHEN typeof(data) = 'text' THEN json_extract(data, '$.{name}') END, 0)"
 
         sql = (

@@ -39,7 +39,7 @@ def test_wordlist_check_says_the_counts_equal_a_recount(run) -> None:
 @pytest.mark.parametrize("pattern", ["water", "Water", "ate", "land reform"])
 def test_search_narrowed_by_the_index_equals_a_scan(run, pattern: str) -> None:
     indexed = run("search", pattern)
-    scanned = run("search", "--regex", f"(?:{pattern})")  # no literal part: every article is read
+    scanned = run("search", "--regex", f"({pattern})")  # a group has no literal part: every article is read
     assert indexed.returncode == 0 and indexed.stdout == scanned.stdout
 
 
