@@ -60,8 +60,20 @@ class Command(CorpusCommand):
     def scan(
         self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
     ) -> None:
-        for record in self.records(store, flt, opts, counts):
-            self.counter.add(record.get("tokens") or [])
+        kept = store.word_counts(flt.store_filter())
+        if kept is None:
+            for record in self.records(store, flt, opts, counts):
+                self.counter.add(record.get("tokens") or [])
+        else:  # corpus frequencies from the kept counts; only articles with the node word are read
+            from sacorpus.corpus.kwic import index_substrings
+            from sacorpus.corpus.wordlist import WordCounter
+
+            folded = WordCounter.from_kept(kept, lower=self.counter.lower)
+            self.counter.corpus, self.counter.n = folded.counts, folded.total_words
+            for record in self.records(
+                store, flt, opts, counts, tokens=index_substrings([self.counter.node])
+            ):
+                self.counter.add_spans(record.get("tokens") or [])
         rows = collocates(
             self.counter, measure=opts.measure, min_count=max(1, opts.min_count), top=opts.top or None
         )

@@ -21,6 +21,7 @@ from sacorpus.corpus.kwic import (
     SORT_KEYS,
     KwicHit,
     format_hit,
+    index_substrings,
     kwic_hits,
     query_tokens,
     sort_hits,
@@ -74,7 +75,7 @@ class Command(CorpusCommand):
         cap = self.cap
         kept: list[KwicHit] = []
         self.lines = 0
-        records = self.records(store, flt, opts, counts)
+        records = self.records(store, flt, opts, counts, tokens=index_substrings(self.query))
         for record in records:
             for hit in kwic_hits(record, self.query, width=opts.width, case_sensitive=opts.case_sensitive):
                 self.lines += 1

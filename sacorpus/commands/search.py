@@ -1,7 +1,8 @@
 """``scrapy search PATTERN [--regex] [--limit N]``: articles whose title or text match.
 
 Output, tab-separated: url, published date, title, number of matches, a snippet with the first match
-in [brackets]. A scan over the filtered stream (no text index exists on either backend).
+in [brackets]. The store's search index narrows the read to the articles that can match; every hit is
+verified on the text.
 """
 
 from __future__ import annotations
@@ -14,7 +15,13 @@ from scrapy.exceptions import UsageError
 
 from sacorpus.corpus.cli import CorpusCommand, ScanCounts
 from sacorpus.corpus.filters import ArticleFilter
-from sacorpus.corpus.search import SEARCH_FIELDS, PatternError, compile_pattern, search_record
+from sacorpus.corpus.search import (
+    SEARCH_FIELDS,
+    PatternError,
+    compile_pattern,
+    index_substrings,
+    search_record,
+)
 from sacorpus.storage.base import ArticleStore
 
 
@@ -24,6 +31,7 @@ class Command(CorpusCommand):
     option_errors = (PatternError,)
 
     pattern: re.Pattern[str]
+    substrings: list[str]
     found = 0
 
     def syntax(self) -> str:
@@ -48,13 +56,14 @@ class Command(CorpusCommand):
 
     def prepare(self, args: list[str], opts: argparse.Namespace, flt: ArticleFilter) -> None:
         self.pattern = compile_pattern(args[0], regex=opts.regex, case_sensitive=opts.case_sensitive)
+        self.substrings = index_substrings(args[0], regex=opts.regex)
 
     def scan(
         self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
     ) -> None:
         print("url\tpublished_at\ttitle\tmatches\tsnippet")
         self.found = 0
-        records = self.records(store, flt, opts, counts)
+        records = self.records(store, flt, opts, counts, self.substrings)
         for record in records:
             hit = search_record(record, self.pattern, width=max(10, opts.width))
             if hit is None:

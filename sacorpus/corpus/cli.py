@@ -67,15 +67,20 @@ def iter_store(
     desc: str = "articles",
     counts: ScanCounts | None = None,
     batch_size: int = 500,
+    substrings: Sequence[str] = (),
+    tokens: Sequence[str] = (),
 ) -> Generator[dict[str, Any], None, None]:
     """Stream the records passing ``flt`` with a tqdm bar on stderr (total: the store's count).
 
     Memory stays bounded by the store's batch size: records are yielded one at a time. Closing the
-    generator early (a ``--limit`` reached) closes the bar and the store cursor.
+    generator early (a ``--limit`` reached) closes the bar and the store cursor. The store applies
+    the filter in its query and narrows by its search index to the articles containing every one of
+    ``substrings`` and ``tokens``; each record is still checked here, so the result is that of a full
+    scan.
     """
     counts = counts if counts is not None else ScanCounts()
     publication = flt.store_publication
-    total = store.count(publication) if progress else None
+    total = store.count(publication) if progress and not (substrings or tokens) else None
     with tqdm(
         total=total,
         desc=desc,
@@ -85,8 +90,12 @@ def iter_store(
         mininterval=0.5,
         leave=False,
     ) as bar:
-        for record in store.iter_articles(
-            publication=publication, fields=fields_with_filter(fields), batch_size=batch_size
+        for record in store.query_articles(
+            flt.store_filter(),
+            fields_with_filter(fields),
+            substrings=substrings,
+            tokens=tokens,
+            batch_size=batch_size,
         ):
             counts.scanned += 1
             bar.update(1)
@@ -157,6 +166,13 @@ def open_corpus(settings: Any) -> Iterator[ArticleStore]:
     """The configured store (SACORPUS_STORE), opened for reading; raises StorageError."""
     from sacorpus.storage.base import store_from_settings
 
+    if hasattr(settings, "copy") and settings.get("SACORPUS_CORPUS_SQLITE_CACHE_MB") is not None:
+        # a read streams rows once: a small page cache and memory map keep the resident memory low
+        # (the crawl's larger cache serves the dedup index's random lookups)
+        settings = settings.copy()
+        settings.set(
+            "SACORPUS_SQLITE_CACHE_MB", settings.getint("SACORPUS_CORPUS_SQLITE_CACHE_MB"), priority=50
+        )
     store = store_from_settings(settings)
     check_store_exists(store)
     with store:
@@ -222,11 +238,26 @@ class CorpusCommand(ScrapyCommand):
         """Lines on stderr after the scan report; may set ``self.exitcode``."""
 
     def records(
-        self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
+        self,
+        store: ArticleStore,
+        flt: ArticleFilter,
+        opts: argparse.Namespace,
+        counts: ScanCounts,
+        substrings: Sequence[str] = (),
+        tokens: Sequence[str] = (),
     ) -> Generator[dict[str, Any], None, None]:
-        """The filtered record stream of :attr:`fields`, with the progress bar unless --no-progress."""
+        """The filtered record stream of :attr:`fields`, with the progress bar unless --no-progress;
+        narrowed by the store's index to articles containing every one of ``substrings`` (in the
+        title or text) and ``tokens`` (whole tokens)."""
         return iter_store(
-            store, flt, self.fields, progress=not opts.no_progress, desc=self.name, counts=counts
+            store,
+            flt,
+            self.fields,
+            progress=not opts.no_progress,
+            desc=self.name,
+            counts=counts,
+            substrings=substrings,
+            tokens=tokens,
         )
 
     def fail(self, message: str) -> None:

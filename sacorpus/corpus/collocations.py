@@ -102,6 +102,13 @@ class CollocationCounter:
         words = list(word_tokens(tokens, lower=self.lower))
         self.corpus.update(words)
         self.n += len(words)
+        self._add_spans(words)
+
+    def add_spans(self, tokens: Iterable[str]) -> None:
+        """Count only the node's spans (the corpus frequencies come from the store's kept counts)."""
+        self._add_spans(list(word_tokens(tokens, lower=self.lower)))
+
+    def _add_spans(self, words: list[str]) -> None:
         if self.node not in words:
             return
         span, hits = span_positions(words, self.node, self.window)

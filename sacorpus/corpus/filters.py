@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sacorpus.sources.dates import stored_utc
+from sacorpus.storage.counts import StoreFilter
 
 #: fields the filter reads; commands add them to the fields they fetch
 FILTER_FIELDS = ("publication", "language", "published_at", "dedup_label")
@@ -98,6 +99,16 @@ class ArticleFilter:
     def store_publication(self) -> str | None:
         """The one publication the store can narrow by itself (None: read all publications)."""
         return self.publications[0] if len(self.publications) == 1 else None
+
+    def store_filter(self) -> StoreFilter:
+        """The conditions the store applies in its own query (its indexes narrow the read)."""
+        return StoreFilter(
+            publications=self.publications,
+            languages=self.languages,
+            since=self.since,
+            until=self.until,
+            exclude_duplicates=self.exclude_duplicates,
+        )
 
     def describe(self) -> str:
         parts = []

@@ -57,6 +57,15 @@ def query_tokens(phrase: str, lang: str = "en") -> list[str]:
     return out
 
 
+_INDEXABLE_TOKEN = re.compile(r"^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$")
+
+
+def index_substrings(query: Sequence[str]) -> list[str]:
+    """Query tokens the store's search index can look up: every matching article's text holds them
+    (plain ASCII words of 3+ characters; the others are checked on the tokens only)."""
+    return [q for q in query if q != WILDCARD and len(q) >= 3 and _INDEXABLE_TOKEN.match(q)]
+
+
 def find_phrase(
     tokens: Sequence[str], query: Sequence[str], *, case_sensitive: bool = False
 ) -> Iterator[int]:
@@ -64,13 +73,16 @@ def find_phrase(
     n = len(query)
     if n == 0 or n > len(tokens):
         return
-    fold = (lambda s: s) if case_sensitive else str.casefold
-    wanted = [None if q == WILDCARD else fold(q) for q in query]
-    first = wanted[0]
-    for i in range(len(tokens) - n + 1):
-        if first is not None and fold(tokens[i]) != first:
-            continue
-        if all(w is None or fold(tokens[i + k]) == w for k, w in enumerate(wanted)):
+    folded = list(tokens) if case_sensitive else list(map(str.casefold, tokens))  # one pass, in C
+    wanted = [None if q == WILDCARD else (q if case_sensitive else q.casefold()) for q in query]
+    anchor = next(k for k, w in enumerate(wanted) if w is not None) if any(wanted) else 0
+    first = wanted[anchor]
+    last = len(folded) - n
+    starts = (
+        [i - anchor for i, t in enumerate(folded) if t == first] if first is not None else range(last + 1)
+    )
+    for i in starts:
+        if 0 <= i <= last and all(w is None or folded[i + k] == w for k, w in enumerate(wanted)):
             yield i
 
 

@@ -1,7 +1,9 @@
-"""Full-text search by scanning: a literal string or a regular expression over title and text.
+"""Full-text search: a literal string or a regular expression over title and text.
 
-Why a scan: neither backend has a text index (the MongoDB-wire server offers none), and a scan over
-the filtered stream is simple, exact and bounded in memory; ``--limit`` stops it early.
+Why index first, then verify: the store's search index (SQLite FTS5 trigrams) narrows the read to the
+articles containing the literal parts every match must have (:func:`index_substrings`); each of them
+is then matched here, so the hits are exactly those of a scan, case-sensitivity and regex included.
+A pattern with no such part (``\\d+``, an alternation) or a store without the index is scanned.
 """
 
 from __future__ import annotations
@@ -13,6 +15,38 @@ from typing import Any
 
 SEARCH_FIELDS = ("url", "published_at", "title", "text")
 _WS = re.compile(r"\s+")
+
+
+#: runs the index folds the way Python does (ASCII letters, digits, spaces and hyphens)
+_INDEXABLE = re.compile(r"[A-Za-z0-9 -]{3,}")
+
+
+def _required_literals(pattern: str, flags: int) -> list[str]:
+    """Top-level literal runs of a regex: every match contains each of them."""
+    try:
+        from re import _parser  # type: ignore[attr-defined]
+
+        parsed = _parser.parse(pattern, flags)
+    except Exception:  # any parse trouble: no narrowing, the scan stays exact
+        return []
+    runs: list[str] = []
+    current: list[str] = []
+    for op, value in parsed:
+        if op is _parser.LITERAL:
+            current.append(chr(value))
+            continue
+        if current:
+            runs.append("".join(current))
+            current = []
+    if current:
+        runs.append("".join(current))
+    return runs
+
+
+def index_substrings(pattern: str, *, regex: bool = False) -> list[str]:
+    """Substrings every match of the pattern contains, in a form the store's index can look up."""
+    literals = _required_literals(pattern, 0) if regex else [pattern]
+    return [m.group(0) for lit in literals for m in _INDEXABLE.finditer(lit) if m.group(0).strip()]
 
 
 class PatternError(ValueError):

@@ -1,16 +1,19 @@
 """Corpus size per group (publication, language, month, dedup label, page type).
 
-Why the stored counts: ``token_count`` and ``word_count`` are written by the tokenize stage, so the
-stats read two integers per article instead of every token list (fast over MongoDB too).
+Why the store's groups: ``token_count`` and ``word_count`` are written by the tokenize stage, and the
+store sums them per (publication, month, language, label, page type) in one indexed query
+(``ArticleStore.group_counts``), so no article is read; :meth:`CorpusStats.add_group` folds those rows
+into the table and the monthly plot.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from sacorpus.storage.counts import month_of
 
 GROUP_BY = ("publication", "language", "month", "dedup_label", "page_type")
 STATS_FIELDS = (
@@ -24,17 +27,8 @@ STATS_FIELDS = (
     "word_count",
 )
 NONE_LABEL = "(none)"
-_MONTH = re.compile(r"^(\d{4})-(\d{2})")
-
-
-def month_of(published_at: Any) -> str | None:
-    """``YYYY-MM`` of a UTC ISO date, or None when there is no usable date."""
-    if not isinstance(published_at, str):
-        return None
-    m = _MONTH.match(published_at)
-    if not m or not 1 <= int(m.group(2)) <= 12:
-        return None
-    return f"{m.group(1)}-{m.group(2)}"
+#: the fields of a group row from ``ArticleStore.group_counts``, in order
+GROUP_ROW = ("publication", "published_at", "language", "dedup_label", "page_type")
 
 
 def group_value(record: Mapping[str, Any], by: str) -> str:
@@ -74,16 +68,19 @@ class CorpusStats:
             raise ValueError(f"cannot group by {self.by!r}; use one of {', '.join(GROUP_BY)}")
 
     def add(self, record: Mapping[str, Any]) -> None:
-        tokens, words = _int(record.get("token_count")), _int(record.get("word_count"))
+        self.add_group(record, 1, _int(record.get("token_count")), _int(record.get("word_count")))
+
+    def add_group(self, record: Mapping[str, Any], articles: int, tokens: int, words: int) -> None:
+        """Count ``articles`` articles with these fields and these token and word totals."""
         for totals in (self.groups.setdefault(group_value(record, self.by), GroupTotals()), self.total):
-            totals.articles += 1
+            totals.articles += articles
             totals.tokens += tokens
             totals.words += words
         month = month_of(record.get("published_at"))
         if month is None:
-            self.undated += 1
+            self.undated += articles
         else:
-            self.monthly[(str(record.get("publication") or NONE_LABEL), month)] += 1
+            self.monthly[(str(record.get("publication") or NONE_LABEL), month)] += articles
 
     def rows(self) -> list[tuple[str, GroupTotals]]:
         """Groups in order: months chronologically, other groups by descending article count."""

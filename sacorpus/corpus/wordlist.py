@@ -11,15 +11,10 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from sacorpus.storage.counts import PTB_BRACKETS, WordCounts, is_word
+
 WORDLIST_FIELDS = ("url", "tokens")
-
-#: Penn Treebank escapes for brackets: letters, but not words
-PTB_BRACKETS = frozenset({"-LRB-", "-RRB-", "-LSB-", "-RSB-", "-LCB-", "-RCB-"})
-
-
-def is_word(token: str) -> bool:
-    """True when the token has a letter or digit (and is not a PTB bracket escape)."""
-    return token not in PTB_BRACKETS and any(ch.isalnum() for ch in token)
+__all__ = ["PTB_BRACKETS", "WordCounter", "is_word", "word_tokens", "wordlist_rows"]
 
 
 def word_tokens(tokens: Iterable[str], *, lower: bool = False) -> Iterator[str]:
@@ -38,6 +33,18 @@ class WordCounter:
     total_words: int = 0  # word tokens seen (the per-million base)
     total_tokens: int = 0  # all tokens seen, punctuation included
     articles: int = 0
+
+    @classmethod
+    def from_kept(cls, kept: WordCounts, *, lower: bool = False) -> WordCounter:
+        """The counter of a word list answered by the store's kept counts (case folded if asked)."""
+        counter = cls(lower=lower, total_words=kept.total_words, total_tokens=kept.total_tokens)
+        counter.articles = kept.articles
+        if lower:
+            for word, n in kept.counts.items():
+                counter.counts[word.casefold()] += n
+        else:
+            counter.counts = kept.counts
+        return counter
 
     def add(self, tokens: Iterable[str]) -> None:
         tokens = list(tokens)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from sacorpus import settings as defaults
+from sacorpus.storage.queries import CorpusQueries
 
 logger = logging.getLogger(__name__)
 
@@ -174,7 +175,7 @@ class Connection(ABC):
         self.close()
 
 
-class ArticleStorage(Connection):
+class ArticleStorage(CorpusQueries, Connection):
     """Articles by URL, and the spill file that keeps them through an outage."""
 
     spill_path: str | None = None

@@ -14,7 +14,6 @@ SecantusDB announces a single-node replica set; a URI without ``directConnection
 from __future__ import annotations
 
 import logging
-import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Self
 from urllib.parse import urlsplit
@@ -34,7 +33,10 @@ from sacorpus.storage.base import (
     setting,
     spill_path_for,
 )
+from sacorpus.storage.counts import StoreFilter, search_terms
+from sacorpus.storage.layout import LayoutError, join_record, split_record
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
+from sacorpus.storage.mongo_index import COUNTS_READY, TERMS_READY, MongoCorpusIndex, mongo_where
 from sacorpus.storage.mongo_runs import MongoRunRecords
 
 logger = logging.getLogger(__name__)
@@ -56,6 +58,8 @@ MAX_DOC_BYTES = 15 * 1024 * 1024
 _TRIM_ORDER = (
     "html_z",
     "body_z",
+    "tokens_z",
+    "terms",
     "token_offsets",
     "tokens",
     "paragraph_languages",
@@ -65,21 +69,22 @@ _TRIM_ORDER = (
 )
 
 
-def _blob(value: bytes | str | None) -> Binary | None:
-    if value is None:
-        return None
-    raw = value.encode("utf-8") if isinstance(value, str) else bytes(value)
-    return Binary(zlib.compress(raw, 6))
+def _binary(value: bytes | None) -> Binary | None:
+    return Binary(value) if value is not None else None
 
 
-def _to_doc(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The stored document: raw body and decoded HTML compressed (``body_z``, ``html_z``), and a record
-    too large for MongoDB trimmed of its largest stored parts, HTML first, and flagged in ``problems``."""
+def _to_doc(record: Mapping[str, Any], level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL) -> dict[str, Any]:
+    """The stored document in the compact layout (zstd body ``body_z``, the HTML as a delta of the body
+    ``html_z``, packed tokens ``tokens_z``, the inverted index ``terms``), trimmed of its largest stored
+    parts, HTML first, and flagged in ``problems`` when it is too large for MongoDB."""
     if not record.get("url"):
         raise StorageError("a record without url cannot be stored")
-    doc = {k: v for k, v in record.items() if k not in ("body", "html", "_id")}
-    doc["body_z"] = _blob(record.get("body"))
-    doc["html_z"] = _blob(record.get("html"))
+    try:
+        doc, body, html, tokens = split_record({k: v for k, v in record.items() if k != "_id"}, level)
+    except LayoutError as exc:
+        raise StorageError(f"record {record.get('url')!r} cannot be stored: {exc}") from exc
+    doc["body_z"], doc["html_z"], doc["tokens_z"] = _binary(body), _binary(html), _binary(tokens)
+    doc["terms"] = search_terms(record)
     doc["fetched_at"] = record.get("fetched_at") or ""
     # one indexed key for (fetched_at, url) order: keyset paging without $or (a scan on SecantusDB)
     doc["_order"] = f"{doc['fetched_at']}\t{doc['url']}"
@@ -104,18 +109,25 @@ def _fit(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def _from_doc(doc: Mapping[str, Any], with_body: bool = True) -> dict[str, Any]:
-    record = {k: v for k, v in doc.items() if k not in ("_id", "body_z", "html_z", "_order")}
-    if with_body:
-        blob = doc.get("body_z")
-        record["body"] = zlib.decompress(bytes(blob)) if blob is not None else None
-    if doc.get("html_z") is not None:
-        record["html"] = zlib.decompress(bytes(doc["html_z"])).decode("utf-8")
-    else:
-        record.setdefault("html", None)  # documents from before the HTML was compressed keep it plain
+    record = {k: v for k, v in doc.items() if k not in _HIDDEN}
+    body = doc.get("body_z") if with_body or doc.get("html_z") is not None else None
+    try:
+        record = join_record(record, body, doc.get("html_z"), doc.get("tokens_z"))
+    except LayoutError as exc:
+        raise StorageError(f"the stored document of {doc.get('url')!r} cannot be decoded: {exc}") from exc
+    if not with_body:
+        record["body"] = None
     return record
 
 
-class MongoStore(MongoDedupIndex, MongoRunRecords, ArticleStore):
+_HIDDEN = ("_id", "body_z", "html_z", "tokens_z", "_order", "terms")
+#: fields whose change moves the kept counts or the terms (the write re-reads the article for them)
+_INDEXED_CHANGE = frozenset(
+    {"publication", "published_at", "language", "dedup_label", "tokens", "token_offsets", "body", "html"}
+)
+
+
+class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, ArticleStore):
     """Articles, state and the dedup index in a MongoDB (or SecantusDB) database."""
 
     def __init__(
@@ -126,7 +138,10 @@ class MongoStore(MongoDedupIndex, MongoRunRecords, ArticleStore):
         dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS,
         timeout_ms: int = defaults.MONGO_TIMEOUT_MS,
         fail_fast_seconds: float = defaults.SACORPUS_STORE_FAIL_FAST_SECONDS,
+        zstd_level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL,
     ):
+        self.zstd_level = zstd_level
+        self._ready = {}
         self.uri = with_direct_connection(uri)
         self.database = database
         self.spill_path = spill_path
@@ -154,6 +169,9 @@ class MongoStore(MongoDedupIndex, MongoRunRecords, ArticleStore):
                     settings, "SACORPUS_STORE_FAIL_FAST_SECONDS", defaults.SACORPUS_STORE_FAIL_FAST_SECONDS
                 )
             ),
+            zstd_level=int(
+                setting(settings, "SACORPUS_STORE_ZSTD_LEVEL", defaults.SACORPUS_STORE_ZSTD_LEVEL)
+            ),
         )
 
     def __repr__(self) -> str:
@@ -179,6 +197,7 @@ class MongoStore(MongoDedupIndex, MongoRunRecords, ArticleStore):
             for name in ("text_hash", "canonical_key", "slug_key"):
                 db.dedup_docs.create_index([(name, ASCENDING)])
             db.run_health.create_index([("publication", ASCENDING), ("finished_at", ASCENDING)])
+            self._init_ready(db)
         except PyMongoError as exc:
             raise StorageError(f"cannot open {self!r}: {exc}") from exc
         self._client, self._db = client, db
@@ -207,11 +226,38 @@ class MongoStore(MongoDedupIndex, MongoRunRecords, ArticleStore):
     def upsert_articles(self, records: list[dict[str, Any]]) -> None:
         if not records:
             return
-        ops = [UpdateOne({"url": d["url"]}, {"$set": d}, upsert=True) for d in map(_to_doc, records)]
+        records = list({str(r.get("url")): r for r in records}.values())  # the last version of a URL wins
+        docs = [_to_doc(r, self.zstd_level) for r in records]
+        ops = [UpdateOne({"url": d["url"]}, {"$set": d}, upsert=True) for d in docs]
         try:
+            old = self._previous([str(r["url"]) for r in records])
             self.db.articles.bulk_write(ops, ordered=False)
+            self._index_write(old, records)
         except PyMongoError as exc:
             raise self._failure(exc, f"upsert of {len(ops)} articles into {self!r} failed") from exc
+
+    def _previous(self, urls: list[str]) -> dict[str, dict[str, Any]]:
+        """The stored versions of these URLs, as much as the kept counts need (none when not kept)."""
+        if not self._ready.get(COUNTS_READY):
+            return {}
+        fields = (
+            "url",
+            "publication",
+            "published_at",
+            "language",
+            "dedup_label",
+            "text",
+            "tokens",
+            "tokens_z",
+            "_packed",
+        )
+        found: dict[str, dict[str, Any]] = {}
+        for i in range(0, len(urls), IN_CHUNK):
+            for doc in self.db.articles.find(
+                {"url": {"$in": urls[i : i + IN_CHUNK]}}, dict.fromkeys(fields, 1)
+            ):
+                found[doc["url"]] = _from_doc(doc, with_body=False)
+        return found
 
     def get(self, url: str) -> dict[str, Any] | None:
         try:
@@ -261,18 +307,38 @@ class MongoStore(MongoDedupIndex, MongoRunRecords, ArticleStore):
         fields: Iterable[str] | None = None,
         batch_size: int = 500,
     ) -> Iterator[dict[str, Any]]:
+        where = StoreFilter(publications=(publication,) if publication is not None else ())
+        return self.query_articles(where, fields, batch_size=batch_size)
+
+    def query_articles(
+        self,
+        where: StoreFilter,
+        fields: Iterable[str] | None = None,
+        *,
+        substrings: Iterable[str] = (),
+        tokens: Iterable[str] = (),
+        batch_size: int = 500,
+    ) -> Iterator[dict[str, Any]]:
+        """Documents passing ``where`` in ``_order``; narrowed by ``terms`` to those holding every one
+        of ``tokens`` (whole tokens, casefolded); ``substrings`` are left to the caller's check."""
         wanted = set(fields) | {"url"} if fields is not None else None
         with_body = wanted is None or "body" in wanted
         projection: dict[str, int] | None = None
         if wanted is not None:
             projection = {name: 1 for name in wanted if name != "body"} | {"_order": 1, "_id": 0}
-            if with_body:
+            if with_body or "html" in wanted:
                 projection["body_z"] = 1
             if "html" in wanted:
                 projection["html_z"] = 1
+            if {"tokens", "token_offsets"} & wanted:  # tokens are kept as spans of the text
+                projection.update(tokens_z=1, _packed=1, text=1)
+        base = mongo_where(where)
+        terms = sorted({t.casefold() for t in tokens})
+        if terms and self.index_ready(TERMS_READY):
+            base["terms"] = {"$all": terms}
         last: str | None = None
         while True:
-            query: dict[str, Any] = {} if publication is None else {"publication": publication}
+            query = dict(base)
             if last is not None:
                 query["_order"] = {"$gt": last}
             try:
@@ -287,15 +353,19 @@ class MongoStore(MongoDedupIndex, MongoRunRecords, ArticleStore):
                 return
             for doc in docs:
                 record = _from_doc(doc, with_body)
+                if not with_body:
+                    record.pop("body", None)
                 yield {k: v for k, v in record.items() if k in wanted} if wanted is not None else record
             last = docs[-1]["_order"]
 
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         fields = {k: v for k, v in fields.items() if k != "url"}
-        if "body" in fields:
-            fields["body_z"] = _blob(fields.pop("body"))
-        if "html" in fields:
-            fields["html_z"] = _blob(fields.pop("html"))
+        if _INDEXED_CHANGE & set(fields):  # the packed parts and the kept counts: rewrite the article
+            record = self.get(url)
+            if record is None:
+                return False
+            self.upsert_articles([{**record, **fields, "url": url}])
+            return True
         if "fetched_at" in fields:
             fields["fetched_at"] = fields["fetched_at"] or ""
             fields["_order"] = f"{fields['fetched_at']}\t{url}"

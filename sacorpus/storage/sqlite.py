@@ -15,7 +15,6 @@ import logging
 import os
 import sqlite3
 import threading
-import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,7 +30,16 @@ from sacorpus.storage.base import (
     setting,
     spill_path_for,
 )
+from sacorpus.storage.counts import StoreFilter
+from sacorpus.storage.layout import LayoutError, join_record, pack_document, split_record, unpack_document
 from sacorpus.storage.sqlite_dedup import SQLiteDedupIndex, chunks, migrate_dedup
+from sacorpus.storage.sqlite_index import (
+    FTS_READY,
+    INDEX_SCHEMA,
+    NOTHING,
+    SQLiteCorpusIndex,
+    match_expression,
+)
 from sacorpus.storage.sqlite_runs import RUNS_SCHEMA, SQLiteRunRecords
 
 logger = logging.getLogger(__name__)
@@ -49,7 +57,11 @@ CREATE TABLE IF NOT EXISTS articles (
     page_type TEXT,
     data TEXT NOT NULL,
     body BLOB,
-    html_z BLOB
+    html_z BLOB,
+    tokens_z BLOB,
+    token_count INTEGER,
+    word_count INTEGER,
+    has_text INTEGER
 );
 CREATE INDEX IF NOT EXISTS articles_publication ON articles(publication);
 CREATE INDEX IF NOT EXISTS articles_published_at ON articles(published_at);
@@ -65,34 +77,44 @@ CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 _COLUMNS = INDEXED_FIELDS  # url first
 
 
-def _compressed(value: bytes | str | None) -> bytes | None:
-    if value is None:
-        return None
-    return zlib.compress(value.encode("utf-8") if isinstance(value, str) else bytes(value), 6)
+#: columns added after the first release; an older store gets them on open (NULL in its old rows)
+_ADDED = {
+    "html_z": "BLOB",
+    "tokens_z": "BLOB",
+    "token_count": "INTEGER",
+    "word_count": "INTEGER",
+    "has_text": "INTEGER",
+}
 
 
-def _row_for(record: Mapping[str, Any]) -> tuple[Any, ...]:
-    """Indexed columns, the JSON of the rest, and the raw body and decoded HTML compressed apart.
+def _row_for(record: Mapping[str, Any], level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL) -> tuple[Any, ...]:
+    """Indexed columns, the compressed JSON of the rest, and the packed body, HTML and tokens.
 
-    Why apart: the decoded HTML is most of a record (163 KB of 170 KB for a typical page); kept in the
-    JSON it was stored uncompressed, next to the compressed body it came from.
+    Why apart: the decoded HTML is most of a record (163 KB of 170 KB for a typical page) and is the
+    body decoded, so it is kept as a zstd delta of the body; tokens and offsets are packed (see
+    sacorpus.storage.layout) and read only by the commands that need them.
     """
     if not record.get("url"):
         raise StorageError("a record without url cannot be stored")
-    data = {k: v for k, v in record.items() if k not in ("body", "html")}
     values = [record.get(c) for c in _COLUMNS]
     values[_COLUMNS.index("fetched_at")] = record.get("fetched_at") or ""
     try:
-        doc = json.dumps(data, ensure_ascii=False, default=str)
-    except (TypeError, ValueError) as exc:
-        raise StorageError(f"record {record.get('url')!r} is not JSON-serialisable: {exc}") from exc
-    return (*values, doc, _compressed(record.get("body")), _compressed(record.get("html")))
+        doc, body, html, tokens = split_record(record, level)
+        packed_doc = pack_document(doc)
+    except LayoutError as exc:
+        raise StorageError(f"record {record.get('url')!r} cannot be stored: {exc}") from exc
+    counts = [
+        record.get(n) if isinstance(record.get(n), int) else None for n in ("token_count", "word_count")
+    ]
+    return (*values, packed_doc, body, html, tokens, *counts, 1 if record.get("text") else 0)
 
 
-_STORED = (*_COLUMNS, "data", "body", "html_z")
+_STORED = (*_COLUMNS, "data", "body", "html_z", "tokens_z", "token_count", "word_count", "has_text")
+#: what the counts and the search index need of an article's previous version
+_INDEX_FIELDS = ("url", "publication", "published_at", "language", "dedup_label", "title", "text", "tokens")
 
 
-class SQLiteStore(SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
+class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
     """Articles, state and the dedup index in one SQLite file."""
 
     dedup_bulk_batch_size = 5000  # one write transaction per batch
@@ -104,7 +126,10 @@ class SQLiteStore(SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
         timeout: float = defaults.SACORPUS_SQLITE_TIMEOUT,
         dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS,
         cache_mb: int = defaults.SACORPUS_SQLITE_CACHE_MB,
+        zstd_level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL,
     ):
+        self.zstd_level = zstd_level
+        self._ready = {}
         self.path = str(path)
         self.cache_mb = cache_mb
         self.dedup_max_ids = dedup_max_ids
@@ -122,6 +147,9 @@ class SQLiteStore(SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
             dedup_max_ids=int(setting(settings, "SACORPUS_DEDUP_MAX_IDS", DEFAULT_DEDUP_MAX_IDS)),
             cache_mb=int(setting(settings, "SACORPUS_SQLITE_CACHE_MB", defaults.SACORPUS_SQLITE_CACHE_MB)),
             timeout=float(setting(settings, "SACORPUS_SQLITE_TIMEOUT", defaults.SACORPUS_SQLITE_TIMEOUT)),
+            zstd_level=int(
+                setting(settings, "SACORPUS_STORE_ZSTD_LEVEL", defaults.SACORPUS_STORE_ZSTD_LEVEL)
+            ),
         )
 
     def __repr__(self) -> str:
@@ -147,9 +175,12 @@ class SQLiteStore(SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
             conn.executescript(_SCHEMA)
             conn.executescript(RUNS_SCHEMA)
             columns = {row[1] for row in conn.execute("PRAGMA table_info(articles)")}
-            if "html_z" not in columns:  # a store made before the HTML was compressed apart
-                conn.execute("ALTER TABLE articles ADD COLUMN html_z BLOB")
+            for name, kind in _ADDED.items():  # a store made before these columns existed
+                if name not in columns:
+                    conn.execute(f"ALTER TABLE articles ADD COLUMN {name} {kind}")
+            conn.executescript(INDEX_SCHEMA)
             migrate_dedup(conn)
+            self._init_ready(conn)
         except (sqlite3.Error, OSError) as exc:
             raise StorageError(f"cannot open SQLite store {self.path}: {exc}") from exc
         self._conn = conn
@@ -190,34 +221,55 @@ class SQLiteStore(SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
     def upsert_articles(self, records: list[dict[str, Any]]) -> None:
         if not records:
             return
-        rows = [_row_for(r) for r in records]
+        records = list({str(r.get("url")): r for r in records}.values())  # the last version of a URL wins
+        rows = [_row_for(r, self.zstd_level) for r in records]
+        with self._cursor(write=True) as cur:
+            old = self._previous(cur, [str(r["url"]) for r in records])
+            self._write_rows(cur, rows)
+            self._index_write(cur, old, records)
+
+    @staticmethod
+    def _write_rows(cur: sqlite3.Cursor, rows: list[tuple[Any, ...]]) -> None:
         cols = _STORED
         updates = ", ".join(f"{c}=excluded.{c}" for c in cols[1:])
         sql = (
             f"INSERT INTO articles ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))}) "
             f"ON CONFLICT(url) DO UPDATE SET {updates}"
         )
-        with self._cursor(write=True) as cur:
-            cur.executemany(sql, rows)
+        cur.executemany(sql, rows)
+
+    def _previous(self, cur: sqlite3.Cursor, urls: list[str]) -> dict[str, dict[str, Any]]:
+        """The stored versions of these URLs, as much as the indexes need (nothing when none is kept)."""
+        if not any(self._ready.values()):
+            return {}
+        found: dict[str, dict[str, Any]] = {}
+        for chunk in chunks(urls):
+            sql = f"SELECT url, data, NULL, NULL, tokens_z FROM articles WHERE url IN ({','.join('?' * len(chunk))})"
+            for row in cur.execute(sql, chunk):
+                record = self._record(*row[1:])
+                found[row[0]] = {k: record.get(k) for k in _INDEX_FIELDS}
+        return found
 
     @staticmethod
-    def _record(data: str, body: bytes | None, html_z: bytes | None = None) -> dict[str, Any]:
-        record: dict[str, Any] = json.loads(data)
-        record["body"] = zlib.decompress(body) if body is not None else None
-        if html_z is not None:
-            record["html"] = zlib.decompress(html_z).decode("utf-8")
-        else:
-            record.setdefault("html", None)  # rows written before the HTML had its own column keep it in data
-        return record
+    def _record(
+        data: str | bytes, body: bytes | None, html_z: bytes | None = None, tokens_z: bytes | None = None
+    ) -> dict[str, Any]:
+        try:
+            return join_record(unpack_document(data), body, html_z, tokens_z)
+        except (LayoutError, ValueError) as exc:
+            raise StorageError(f"a stored row cannot be decoded: {exc}") from exc
 
     def get(self, url: str) -> dict[str, Any] | None:
         with self._cursor() as cur:
-            row = cur.execute("SELECT data, body, html_z FROM articles WHERE url=?", (url,)).fetchone()
+            row = cur.execute(
+                "SELECT data, body, html_z, tokens_z FROM articles WHERE url=?", (url,)
+            ).fetchone()
         return self._record(*row) if row else None
 
     def unlabelled_urls(self) -> list[str]:
         sql = (
-            "SELECT url FROM articles WHERE dedup_label IS NULL AND coalesce(json_extract(data, '$.text'), '') != '' "
+            "SELECT url FROM articles WHERE dedup_label IS NULL AND (has_text = 1 OR (has_text IS NULL "
+            "AND typeof(data) = 'text' AND coalesce(json_extract(data, '$.text'), '') != '')) "
             "ORDER BY fetched_at, url"
         )
         with self._cursor() as cur:
@@ -252,54 +304,68 @@ class SQLiteStore(SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
         fields: Iterable[str] | None = None,
         batch_size: int = 500,
     ) -> Iterator[dict[str, Any]]:
+        where = StoreFilter(publications=(publication,) if publication is not None else ())
+        return self.query_articles(where, fields, batch_size=batch_size)
+
+    def query_articles(
+        self,
+        where: StoreFilter,
+        fields: Iterable[str] | None = None,
+        *,
+        substrings: Iterable[str] = (),
+        tokens: Iterable[str] = (),
+        batch_size: int = 500,
+    ) -> Iterator[dict[str, Any]]:
+        """Records passing ``where`` in (fetched_at, url) order, narrowed by the FTS index to those
+        containing every substring and token (3+ characters; shorter ones are left to the caller)."""
         wanted = set(fields) | {"url"} if fields is not None else None
         with_body = wanted is None or "body" in wanted
         with_html = wanted is None or "html" in wanted
+        with_tokens = wanted is None or bool({"tokens", "token_offsets"} & wanted)
         select = (
             "fetched_at, url, data"
-            + (", body" if with_body else ", NULL")
+            + (", body" if with_body or with_html else ", NULL")
             + (", html_z" if with_html else ", NULL")
+            + (", tokens_z" if with_tokens else ", NULL")
         )
-        last: tuple[str, str] | None = None
-        while True:
-            where, params = [], []
-            if publication is not None:
-                where.append("publication=?")
-                params.append(publication)
-            if last is not None:
-                where.append("(fetched_at, url) > (?, ?)")
-                params.extend(last)
-            sql = f"SELECT {select} FROM articles"
-            if where:
-                sql += " WHERE " + " AND ".join(where)
-            sql += " ORDER BY fetched_at, url LIMIT ?"
+        query = None
+        if self.index_ready(FTS_READY):
             with self._cursor() as cur:
-                rows = cur.execute(sql, (*params, max(1, batch_size))).fetchall()
-            if not rows:
-                return
-            for row in rows:
-                record = self._record(row[2], row[3], row[4])
-                if not with_body:
-                    record.pop("body", None)
-                yield {k: v for k, v in record.items() if k in wanted} if wanted is not None else record
-            last = (rows[-1][0], rows[-1][1])
+                query = match_expression(cur, [*substrings, *tokens])
+        if query == NOTHING:
+            return
+        rows = self._matching_rows(select, where, query, max(1, batch_size))
+        for row in rows:
+            record = self._record(row[2], row[3], row[4], row[5])
+            if not with_body:
+                record.pop("body", None)
+            yield {k: v for k, v in record.items() if k in wanted} if wanted is not None else record
 
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         fields = dict(fields)
         fields.pop("url", None)
         with self._cursor(write=True) as cur:
-            row = cur.execute("SELECT data, body, html_z FROM articles WHERE url=?", (url,)).fetchone()
+            row = cur.execute(
+                "SELECT data, body, html_z, tokens_z FROM articles WHERE url=?", (url,)
+            ).fetchone()
             if row is None:
                 return False
             record = self._record(*row)
+            old = {url: {k: record.get(k) for k in _INDEX_FIELDS}}
             record.update(fields)
-            cur.execute(
-                "INSERT OR REPLACE INTO articles ({}) VALUES ({})".format(
-                    ", ".join(_STORED), ", ".join("?" * len(_STORED))
-                ),
-                _row_for(record),
-            )
+            record["url"] = url
+            self._write_rows(cur, [_row_for(record, self.zstd_level)])
+            self._index_write(cur, old if any(self._ready.values()) else {}, [record])
         return True
+
+    def reclaim_space(self) -> None:
+        if self._conn is None:
+            raise StorageError(f"{self!r} is not open")
+        with self._lock:
+            try:
+                self._conn.execute("VACUUM")
+            except sqlite3.Error as exc:
+                raise StorageError(f"VACUUM of {self.path} failed: {exc}") from exc
 
     # --- state -----------------------------------------------------------------------------------
 

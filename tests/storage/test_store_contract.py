@@ -330,7 +330,7 @@ def test_html_is_stored_compressed_and_read_back_exactly(store: ArticleStore) ->
             data, html_z = cur.execute(
                 "SELECT data, html_z FROM articles WHERE url='https://e.x/html'"
             ).fetchone()
-        assert "Paragraph 10 of the story" not in data and len(html_z) < len(PAGE) / 10
+        assert b"Paragraph 10 of the story" not in data and len(html_z) < len(PAGE) / 10
 
 
 def test_a_record_too_large_for_the_store_is_stored_trimmed_and_flagged(store: ArticleStore) -> None:

@@ -1,0 +1,166 @@
+"""Kept word counts and the store-side article filter: pure parts both backends share.
+
+Why kept counts: a word list over the whole corpus re-read every token of every article (minutes at
+100,000 articles). The store keeps, per (publication, month, language, duplicate-or-not), the count of
+every word and the article/token/word totals, updated in the write that stores, replaces, relabels or
+re-extracts an article (the old article's counts subtracted, the new one's added). One more key,
+``ALL``, sums the whole corpus so an unfiltered word list reads one row per word.
+
+A "word" is a token with a letter or digit that is not a Penn Treebank bracket escape: the rule of
+``Article.word_count`` and the word list (one definition, here).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: the key value standing for "every publication / month / language"
+ALL = "*"
+#: Penn Treebank escapes for brackets: letters, but not words
+PTB_BRACKETS = frozenset({"-LRB-", "-RRB-", "-LSB-", "-RSB-", "-LCB-", "-RCB-"})
+_MONTH = re.compile(r"^(\d{4})-(\d{2})")
+
+CountKey = tuple[str, str, str, int]  # publication, month, language, duplicate (1) or not (0)
+
+
+def is_word(token: str) -> bool:
+    """True when the token has a letter or digit (and is not a PTB bracket escape)."""
+    return token not in PTB_BRACKETS and any(ch.isalnum() for ch in token)
+
+
+def month_of(published_at: Any) -> str | None:
+    """``YYYY-MM`` of a UTC ISO date, or None when there is no usable date."""
+    if not isinstance(published_at, str):
+        return None
+    m = _MONTH.match(published_at)
+    if not m or not 1 <= int(m.group(2)) <= 12:
+        return None
+    return f"{m.group(1)}-{m.group(2)}"
+
+
+def count_key(record: Mapping[str, Any]) -> CountKey:
+    """The counts row an article adds to ('' for a missing publication, month or language)."""
+    return (
+        str(record.get("publication") or ""),
+        month_of(record.get("published_at")) or "",
+        str(record.get("language") or ""),
+        1 if record.get("dedup_label") == "duplicate" else 0,
+    )
+
+
+def index_text(record: Mapping[str, Any]) -> str:
+    """What the search index holds for an article: its title and text (what ``search`` matches)."""
+    return f"{record.get('title') or ''}\n{record.get('text') or ''}"
+
+
+def search_terms(record: Mapping[str, Any]) -> list[str]:
+    """The distinct casefolded word tokens of an article (the inverted index of a store without FTS)."""
+    tokens = record.get("tokens") or []
+    return sorted({t.casefold() for t in tokens if isinstance(t, str) and is_word(t)})
+
+
+@dataclass
+class CountDelta:
+    """Changes to the kept counts from a batch of writes, summed before they touch the store."""
+
+    words: Counter[tuple[CountKey, str]] = field(default_factory=Counter)
+    totals: dict[CountKey, list[int]] = field(default_factory=dict)
+
+    def add(self, record: Mapping[str, Any] | None, sign: int = 1) -> None:
+        """Count an article in (sign 1) or out (sign -1), under its key and under the ``ALL`` key."""
+        if record is None:
+            return
+        tokens = record.get("tokens") or []
+        # count first (in C), then test each distinct token once
+        words = {t: n for t, n in Counter(tokens).items() if isinstance(t, str) and is_word(t)}
+        n_tokens = sum(1 for t in tokens if isinstance(t, str))
+        n_words = sum(words.values())
+        key = count_key(record)
+        for k in (key, (ALL, ALL, ALL, key[3])):
+            total = self.totals.setdefault(k, [0, 0, 0])
+            total[0] += sign
+            total[1] += sign * n_tokens
+            total[2] += sign * n_words
+            counts = self.words
+            for word, n in words.items():
+                counts[(k, word)] += sign * n
+
+    def word_rows(self) -> Iterator[tuple[str, str, str, int, str, int]]:
+        for (key, word), n in self.words.items():
+            if n:
+                yield (*key, word, n)
+
+    def total_rows(self) -> Iterator[tuple[str, str, str, int, int, int, int]]:
+        for key, (articles, tokens, words) in self.totals.items():
+            if articles or tokens or words:
+                yield (*key, articles, tokens, words)
+
+
+@dataclass(frozen=True)
+class StoreFilter:
+    """The article filter as the store applies it in its own query.
+
+    ``since``/``until`` are the normalised bounds of the corpus filter (prefixes of the UTC ISO date,
+    inclusive); callers still check each record, so a store may return more, never fewer.
+    """
+
+    publications: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+    since: str | None = None
+    until: str | None = None
+    exclude_duplicates: bool = False
+
+    def month_range(self) -> tuple[str, str] | None:
+        """The (first, last) month when both date bounds fall on month boundaries, else None.
+
+        ``("", "")`` means no date bound. Why: the kept counts are per month, so they can answer a
+        filter by whole months and nothing finer.
+        """
+        if self.since is None and self.until is None:
+            return ("", "")
+        for bound in (self.since, self.until):
+            if bound is not None and len(bound) not in (4, 7):
+                return None
+        return (self._month(self.since, "01") or "0000-01", self._month(self.until, "12") or "9999-12")
+
+    @staticmethod
+    def _month(bound: str | None, fill: str) -> str | None:
+        if bound is None:
+            return None
+        return bound if len(bound) == 7 else f"{bound}-{fill}"
+
+
+@dataclass
+class WordCounts:
+    """A word list answered from the kept counts."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    articles: int = 0
+    total_tokens: int = 0
+    total_words: int = 0
+
+
+def recount(records: Iterable[Mapping[str, Any]]) -> CountDelta:
+    """The counts of a set of articles from their tokens (rebuild and check)."""
+    delta = CountDelta()
+    for record in records:
+        delta.add(record)
+    return delta
+
+
+def differences(kept: CountDelta, fresh: CountDelta, limit: int = 20) -> list[str]:
+    """Lines naming where the kept counts differ from a full recount (empty: they agree)."""
+    out: list[str] = []
+    for key in sorted(set(kept.words) | set(fresh.words), key=repr):
+        a, b = kept.words.get(key, 0), fresh.words.get(key, 0)
+        if a != b:
+            out.append(f"word {key}: kept {a}, recount {b}")
+    for tkey in sorted(set(kept.totals) | set(fresh.totals), key=repr):
+        ta, tb = kept.totals.get(tkey, [0, 0, 0]), fresh.totals.get(tkey, [0, 0, 0])
+        if ta != tb:
+            out.append(f"totals {tkey}: kept {ta}, recount {tb}")
+    return out[:limit]

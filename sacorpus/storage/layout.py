@@ -1,0 +1,222 @@
+"""The compact row layout shared by both backends: zstd bodies, HTML kept as a delta of its body, and
+tokens with their offsets in one packed blob.
+
+Why: the decoded HTML is the raw body decoded, so compressed with the raw body as its dictionary it
+costs a few hundred bytes instead of a second copy of the page; the token list and its ``[[start, end],
+...]`` offsets are the largest part of the JSON document and are read only by the commands that need
+tokens. Every reader here also reads the older layout (zlib blobs, tokens in the JSON document), so
+stores written before keep reading and ``scrapy compact`` can migrate them row by row.
+
+Pure Python (no Scrapy, no database driver): the SQLite and MongoDB backends call the same functions.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from array import array
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+try:  # Python 3.14 ships zstd in the standard library; before that the backport (same API)
+    from compression import zstd  # type: ignore[import-not-found,unused-ignore]
+except ImportError:  # pragma: no cover - depends on the Python version
+    from backports import zstd  # type: ignore[import-not-found,no-redef,unused-ignore]
+
+from sacorpus import settings as defaults
+
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+#: prefix of HTML compressed with its raw body as the zstd dictionary
+_HTML_DELTA = b"HD1"
+#: prefix of a packed token blob
+_TOKENS = b"TK2"
+_SEP = "\x00"
+#: fields kept out of the JSON document in the compact layout
+PACKED_FIELDS = ("body", "html", "tokens", "token_offsets")
+
+
+class LayoutError(ValueError):
+    """A stored blob cannot be decoded (a corrupt row; the store names the URL)."""
+
+
+def compress(data: bytes, level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL) -> bytes:
+    return bytes(zstd.compress(data, level=level))
+
+
+def decompress(blob: bytes | bytearray | memoryview) -> bytes:
+    """Bytes of a zstd or (older layout) zlib blob."""
+    raw = bytes(blob)
+    try:
+        if raw[:4] == ZSTD_MAGIC:
+            return bytes(zstd.decompress(raw))
+        return zlib.decompress(raw)
+    except (zlib.error, zstd.ZstdError) as exc:
+        raise LayoutError(f"corrupt compressed blob: {exc}") from exc
+
+
+def pack_body(body: bytes | str | None, level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL) -> bytes | None:
+    if body is None:
+        return None
+    return compress(body.encode("utf-8") if isinstance(body, str) else bytes(body), level)
+
+
+def pack_html(
+    html: str | None, body: bytes | None, level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL
+) -> bytes | None:
+    """The decoded HTML, compressed with the raw body as a raw-content dictionary when there is one."""
+    if html is None:
+        return None
+    raw = html.encode("utf-8")
+    if not body:
+        return compress(raw, level)
+    dictionary = zstd.ZstdDict(bytes(body), is_raw=True)
+    return _HTML_DELTA + bytes(zstd.compress(raw, level=level, zstd_dict=dictionary))
+
+
+def unpack_html(blob: bytes | bytearray | memoryview | None, body: bytes | None) -> str | None:
+    if blob is None:
+        return None
+    raw = bytes(blob)
+    if raw[:3] != _HTML_DELTA:
+        return decompress(raw).decode("utf-8")
+    if body is None:
+        raise LayoutError("the HTML is stored as a delta of the body, and the body is missing")
+    try:
+        data = zstd.decompress(raw[3:], zstd_dict=zstd.ZstdDict(bytes(body), is_raw=True))
+    except zstd.ZstdError as exc:
+        raise LayoutError(f"corrupt HTML blob: {exc}") from exc
+    return bytes(data).decode("utf-8")
+
+
+def pack_tokens(
+    tokens: Sequence[str] | None, offsets: Sequence[Sequence[int]] | None, text: str | None = None
+) -> bytes | None:
+    """Offsets as (gap, length) pairs and only the tokens that differ from their span of ``text``.
+
+    Why: nearly every token is the text between its offsets, so it costs nothing to keep; the few
+    that are not (``n't`` from ``n’t``, the Treebank quotes ``````) are kept by index. Gaps and lengths are
+    small numbers stored as uint16 when they fit (int32 otherwise) and compress to about a byte each.
+    """
+    tokens = list(tokens or [])
+    offsets = list(offsets or [])
+    if not tokens and not offsets:
+        return None
+    if any(_SEP in t for t in tokens):
+        raise LayoutError("a token holds a NUL character")
+    starts = [int(o[0]) for o in offsets]
+    ends = [int(o[1]) for o in offsets]
+    values = [0] * (2 * len(offsets))
+    values[0::2] = [s - e for s, e in zip(starts, [0, *ends[:-1]][: len(starts)], strict=True)]
+    values[1::2] = [e - s for s, e in zip(starts, ends, strict=True)]
+    wide = bool(values) and (min(values) < 0 or max(values) > 0xFFFF)
+    pairs = array("i" if wide else "H", values)
+    if text is not None and len(offsets) == len(tokens):
+        differ = [i for i, (t, a, b) in enumerate(zip(tokens, starts, ends, strict=True)) if text[a:b] != t]
+    else:
+        differ = list(range(len(tokens)))
+    head = struct.pack("<3sBIII", _TOKENS, 1 if wide else 0, len(tokens), len(offsets), len(differ))
+    body = (
+        pairs.tobytes() + array("I", differ).tobytes() + _SEP.join(tokens[i] for i in differ).encode("utf-8")
+    )
+    return compress(head + body, 3)
+
+
+_HEAD = struct.calcsize("<3sBIII")
+
+
+def unpack_tokens(
+    blob: bytes | bytearray | memoryview, text: str | None = None
+) -> tuple[list[str], list[list[int]]]:
+    raw = decompress(blob)
+    magic, wide, n_tokens, n_offsets, n_differ = struct.unpack("<3sBIII", raw[:_HEAD])
+    if magic != _TOKENS:
+        raise LayoutError("not a token blob")
+    pairs = array("i" if wide else "H")
+    at = _HEAD + pairs.itemsize * 2 * n_offsets
+    pairs.frombytes(raw[_HEAD:at])
+    offsets: list[list[int]] = []
+    previous = 0
+    for i in range(0, len(pairs), 2):
+        start = previous + pairs[i]
+        previous = start + pairs[i + 1]
+        offsets.append([start, previous])
+    differ = array("I")
+    differ.frombytes(raw[at : at + 4 * n_differ])
+    kept = raw[at + 4 * n_differ :].decode("utf-8").split(_SEP) if n_differ else []
+    if len(kept) != n_differ:
+        raise LayoutError(f"token blob holds {len(kept)} tokens, header says {n_differ}")
+    if n_differ < n_tokens and (text is None or n_offsets != n_tokens):
+        raise LayoutError("the tokens are stored as spans of the text, and the text is missing")
+    tokens = [text[a:b] for a, b in offsets] if n_differ < n_tokens and text is not None else [""] * n_tokens
+    for i, token in zip(differ, kept, strict=True):
+        tokens[i] = token
+    return tokens, offsets
+
+
+def pack_document(doc: Mapping[str, Any]) -> bytes:
+    """The rest of a record (no body, HTML or tokens) as zstd-compressed JSON."""
+    try:
+        text = json.dumps(doc, ensure_ascii=False, default=str, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise LayoutError(f"not JSON-serialisable: {exc}") from exc
+    return compress(text.encode("utf-8"), 3)
+
+
+def unpack_document(data: str | bytes | bytearray | memoryview) -> dict[str, Any]:
+    """The JSON document of a row, compressed (compact layout) or plain text (older layout)."""
+    if isinstance(data, str):
+        result: dict[str, Any] = json.loads(data)
+        return result
+    result = json.loads(decompress(data).decode("utf-8"))
+    return result
+
+
+def split_record(
+    record: Mapping[str, Any], level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL
+) -> tuple[dict[str, Any], bytes | None, bytes | None, bytes | None]:
+    """(JSON document, body blob, HTML blob, token blob) of a record in the compact layout.
+
+    ``_packed`` in the document names the token fields taken out, so they read back exactly (an
+    empty list stays an empty list, a missing field stays missing).
+    """
+    doc = {k: v for k, v in record.items() if k not in ("body", "html")}
+    packed = [k for k in ("tokens", "token_offsets") if isinstance(doc.get(k), list)]
+    if packed:
+        doc["_packed"] = packed
+    raw_body = record.get("body")
+    body = raw_body.encode("utf-8") if isinstance(raw_body, str) else raw_body
+    tokens = pack_tokens(
+        doc.pop("tokens", None) if "tokens" in packed else None,
+        doc.pop("token_offsets", None) if "token_offsets" in packed else None,
+        doc.get("text") if isinstance(doc.get("text"), str) else None,
+    )
+    return doc, pack_body(body, level), pack_html(record.get("html"), body, level), tokens
+
+
+def join_record(
+    doc: dict[str, Any],
+    body_blob: bytes | bytearray | memoryview | None,
+    html_blob: bytes | bytearray | memoryview | None,
+    tokens_blob: bytes | bytearray | memoryview | None,
+) -> dict[str, Any]:
+    """The record again from its stored parts (any layout); blobs not read are passed as None."""
+    record = doc
+    body = decompress(body_blob) if body_blob is not None else None
+    record["body"] = body
+    if html_blob is not None:
+        record["html"] = unpack_html(html_blob, body)
+    else:
+        record.setdefault("html", None)  # rows from before the HTML had its own column keep it in data
+    packed = record.pop("_packed", None)
+    if packed:
+        text = record.get("text")
+        tokens, offsets = (
+            unpack_tokens(tokens_blob, text if isinstance(text, str) else None)
+            if tokens_blob is not None
+            else ([], [])
+        )
+        for name, value in (("tokens", tokens), ("token_offsets", offsets)):
+            if name in packed:
+                record[name] = value
+    return record

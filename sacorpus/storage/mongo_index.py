@@ -1,0 +1,195 @@
+"""The MongoDB store's corpus indexes: an inverted token index, kept word counts, grouped stats.
+
+Why an array of terms in each article: SecantusDB has no text index, and a multikey index on
+``terms`` (the article's distinct casefolded word tokens) answers "articles containing these words"
+with ``$all``; it lives in the article document, so it is written, replaced and dropped with it. It
+narrows KWIC and collocations (whole tokens); a substring search is verified by a scan of the
+filtered articles. The kept counts are documents updated with ``$inc`` in bulk after the article
+write (SecantusDB has no multi-document transactions: ``scrapy wordlist --check`` finds drift after a
+crash between the two writes and ``--rebuild-counts`` repairs it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from pymongo import ASCENDING, UpdateOne
+
+from sacorpus.storage.counts import ALL, CountDelta, StoreFilter, WordCounts, search_terms
+
+TERMS_READY = "index:fts"
+COUNTS_READY = "index:word_counts"
+_KEY = ("p", "m", "l", "d")
+
+
+def mongo_where(where: StoreFilter) -> dict[str, Any]:
+    """The article query for a filter (the date bounds compare ISO prefixes as strings)."""
+    query: dict[str, Any] = {}
+    if where.publications:
+        query["publication"] = {"$in": list(where.publications)}
+    if where.languages:
+        query["language"] = {"$in": list(where.languages)}
+    if where.exclude_duplicates:
+        query["dedup_label"] = {"$ne": "duplicate"}
+    dates: dict[str, str] = {}
+    if where.since:
+        dates["$gte"] = where.since
+    if where.until:
+        dates["$lte"] = where.until + "~"  # "~" sorts after every character of an ISO date
+    if dates:
+        query["published_at"] = dates
+    return query
+
+
+def _count_query(where: StoreFilter) -> dict[str, Any] | None:
+    months = where.month_range()
+    if months is None:
+        return None
+    query: dict[str, Any]
+    if not (where.publications or where.languages or months != ("", "")):
+        query = {"p": ALL, "m": ALL, "l": ALL}
+    else:
+        query = {"p": {"$in": list(where.publications)} if where.publications else {"$ne": ALL}}
+        if where.languages:
+            query["l"] = {"$in": list(where.languages)}
+        if months != ("", ""):
+            query["m"] = {"$gte": months[0], "$lte": months[1]}
+    if where.exclude_duplicates:
+        query["d"] = 0
+    return query
+
+
+class MongoCorpusIndex:
+    """Mixin of MongoStore (needs ``db`` and ``_failure``)."""
+
+    _ready: dict[str, bool]
+    db: Any
+
+    def _init_ready(self, db: Any) -> None:
+        db.articles.create_index([("terms", ASCENDING)])
+        for name in ("word_counts", "count_totals"):
+            db[name].create_index([(k, ASCENDING) for k in _KEY])
+        found = {d["_id"] for d in db.state.find({"_id": {"$in": [TERMS_READY, COUNTS_READY]}})}
+        if not found and db.articles.find_one({}, {"_id": 1}) is None:
+            for key in (TERMS_READY, COUNTS_READY):
+                db.state.update_one({"_id": key}, {"$set": {"value": True}}, upsert=True)
+            found = {TERMS_READY, COUNTS_READY}
+        self._ready = {key: key in found for key in (TERMS_READY, COUNTS_READY)}
+
+    def index_ready(self, name: str) -> bool:
+        return bool(self._ready.get(name))
+
+    def _apply_delta(self, delta: CountDelta) -> None:
+        ops: list[UpdateOne] = []
+        for *key, word, n in delta.word_rows():
+            doc_id = "\x1f".join(map(str, (*key, word)))
+            ops.append(
+                UpdateOne(
+                    {"_id": doc_id},
+                    {"$inc": {"n": n}, "$set": {**dict(zip(_KEY, key, strict=True)), "w": word}},
+                    upsert=True,
+                )
+            )
+        if ops:
+            self.db.word_counts.bulk_write(ops, ordered=False)
+        ops = []
+        for *key, articles, tokens, words in delta.total_rows():
+            doc_id = "\x1f".join(map(str, key))
+            inc = {"articles": articles, "tokens": tokens, "words": words}
+            ops.append(
+                UpdateOne(
+                    {"_id": doc_id}, {"$inc": inc, "$set": dict(zip(_KEY, key, strict=True))}, upsert=True
+                )
+            )
+        if ops:
+            self.db.count_totals.bulk_write(ops, ordered=False)
+        if any(n < 0 for n in delta.words.values()):
+            self.db.word_counts.delete_many({"n": {"$lte": 0}})
+        if any(t[0] < 0 for t in delta.totals.values()):
+            self.db.count_totals.delete_many({"articles": {"$lte": 0}})
+
+    def _index_write(self, old: Mapping[str, Mapping[str, Any]], new: Sequence[Mapping[str, Any]]) -> None:
+        if not self._ready.get(COUNTS_READY):
+            return
+        delta = CountDelta()
+        for record in new:
+            delta.add(old.get(str(record["url"])), -1)
+            delta.add(record)
+        self._apply_delta(delta)
+
+    def group_counts(self, where: StoreFilter) -> list[tuple[Any, ...]]:
+        """Articles, tokens and words per (publication, month, language, label, page type): one
+        ``$group`` aggregation (the server reads the documents, the client none)."""
+        group_id = {
+            "p": "$publication",
+            "m": {"$substrCP": [{"$ifNull": ["$published_at", ""]}, 0, 7]},
+            "l": "$language",
+            "d": "$dedup_label",
+            "t": "$page_type",
+        }
+        pipeline = [
+            {"$match": mongo_where(where)},
+            {
+                "$group": {
+                    "_id": group_id,
+                    "a": {"$sum": 1},
+                    "k": {"$sum": "$token_count"},
+                    "w": {"$sum": "$word_count"},
+                }
+            },
+        ]
+        rows = []
+        for doc in self.db.articles.aggregate(pipeline):
+            key = doc["_id"]
+            values = [key.get(name) for name in ("p", "m", "l", "d", "t")]
+            values[1] = values[1] or None
+            rows.append((*values, int(doc["a"]), int(doc.get("k") or 0), int(doc.get("w") or 0)))
+        return rows
+
+    def word_counts(self, where: StoreFilter) -> WordCounts | None:
+        query = _count_query(where)
+        if query is None or not self._ready.get(COUNTS_READY):
+            return None
+        result = WordCounts()
+        for doc in self.db.count_totals.find(query):
+            result.articles += int(doc["articles"])
+            result.total_tokens += int(doc["tokens"])
+            result.total_words += int(doc["words"])
+        for doc in self.db.word_counts.find(query, {"w": 1, "n": 1, "_id": 0}):
+            result.counts[doc["w"]] += int(doc["n"])
+        return result
+
+    def kept_counts(self) -> CountDelta:
+        delta = CountDelta()
+        for doc in self.db.word_counts.find():
+            delta.words[(tuple(doc[k] for k in _KEY), doc["w"])] = int(doc["n"])
+        for doc in self.db.count_totals.find():
+            key = tuple(doc[k] for k in _KEY)
+            delta.totals[key] = [int(doc["articles"]), int(doc["tokens"]), int(doc["words"])]
+        return delta
+
+    def _reset_indexes(self, names: Iterable[str]) -> None:
+        for name in names:
+            if name == COUNTS_READY:
+                self.db.word_counts.delete_many({})
+                self.db.count_totals.delete_many({})
+            self.db.state.delete_one({"_id": name})
+            self._ready[name] = False
+
+    def _index_batch(self, records: Sequence[Mapping[str, Any]], names: Iterable[str]) -> None:
+        names = set(names)
+        if TERMS_READY in names:
+            ops = [UpdateOne({"url": r["url"]}, {"$set": {"terms": search_terms(r)}}) for r in records]
+            if ops:
+                self.db.articles.bulk_write(ops, ordered=False)
+        if COUNTS_READY in names:
+            delta = CountDelta()
+            for record in records:
+                delta.add(record)
+            self._apply_delta(delta)
+
+    def _mark_ready(self, names: Iterable[str]) -> None:
+        for name in names:
+            self.db.state.update_one({"_id": name}, {"$set": {"value": True}}, upsert=True)
+            self._ready[name] = True

@@ -1,0 +1,330 @@
+"""The SQLite store's corpus indexes: FTS5 over title and text, kept word counts, stats by GROUP BY.
+
+Why a contentless FTS5 table with ``detail=none``: the text already lives (compressed) in the article
+row, so the index keeps no second copy and no positions, only which articles hold which word (about
+2 KB per article where trigrams took 23 KB). A substring of a word is found through ``fts_vocab``,
+every word ever indexed: ``ater`` becomes ``water OR waters OR ...`` (see :func:`match_expression`).
+So a literal search, the literal parts of a regex and the tokens of a KWIC query narrow to the
+articles that can match before a row is decoded; the caller then verifies on the text or the tokens,
+so results are exactly those of a full scan. The FTS rowid is ``fts_ids.id``, an INTEGER PRIMARY KEY
+that VACUUM keeps (the articles table's implicit rowid it may renumber).
+
+The counts tables are updated in the transaction that writes the articles (see ``_index_write``).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from sacorpus.storage.counts import ALL, CountDelta, StoreFilter, WordCounts, index_text
+from sacorpus.storage.sqlite_dedup import chunks
+
+INDEX_SCHEMA = """
+CREATE TABLE IF NOT EXISTS word_counts (
+    publication TEXT NOT NULL, month TEXT NOT NULL, language TEXT NOT NULL, dup INTEGER NOT NULL,
+    word TEXT NOT NULL, n INTEGER NOT NULL,
+    PRIMARY KEY (publication, month, language, dup, word)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS count_totals (
+    publication TEXT NOT NULL, month TEXT NOT NULL, language TEXT NOT NULL, dup INTEGER NOT NULL,
+    articles INTEGER NOT NULL, tokens INTEGER NOT NULL, words INTEGER NOT NULL,
+    PRIMARY KEY (publication, month, language, dup)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS fts_ids (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE);
+CREATE INDEX IF NOT EXISTS articles_groups ON articles(
+    publication, published_at, language, dedup_label, page_type, token_count, word_count
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS article_fts USING fts5(
+    body, content='', detail=none, tokenize='unicode61 remove_diacritics 0'
+);
+CREATE TABLE IF NOT EXISTS fts_vocab (term TEXT PRIMARY KEY) WITHOUT ROWID;
+"""
+#: state keys saying an index covers every stored article (a store made before it existed has not)
+FTS_READY = "index:fts"
+COUNTS_READY = "index:word_counts"
+
+
+_RUN = re.compile(r"[^\W_]+")
+_ASCII_RUN = re.compile(r"^[A-Za-z0-9]+$")
+MAX_EXPANSION = 400  # vocabulary words one word part may stand for before it stops narrowing
+NOTHING = "\x00nothing"  # a part no indexed word holds: no article can match
+
+
+def index_terms(text: str) -> set[str]:
+    """The words of a text as the FTS tokenizer (unicode61) sees them, lower-cased (``fts_vocab``)."""
+    return {m.group(0).lower() for m in _RUN.finditer(text)}
+
+
+def match_expression(cur: sqlite3.Cursor, substrings: Iterable[str]) -> str | None:
+    """An FTS5 MATCH expression every article containing all ``substrings`` satisfies (None: the
+    index cannot narrow; ``NOTHING``: no article can match).
+
+    Each run of letters and digits in a substring is a whole word when the substring continues past
+    it on both sides, a word start when only its right side is open (``"run"*``), and otherwise looked
+    up in ``fts_vocab`` (``LIKE '%run%'``). Only ASCII runs are used (Python's and SQLite's case
+    folding agree on them); other runs are left to the caller's check.
+    """
+    parts: list[str] = []
+    for sub in dict.fromkeys(substrings):
+        for m in _RUN.finditer(sub):
+            run = m.group(0)
+            if not _ASCII_RUN.match(run):
+                continue
+            # a side is closed only by an ASCII separator (both tokenizers split there)
+            open_left = m.start() == 0 or not sub[m.start() - 1].isascii()
+            open_right = m.end() == len(sub) or not sub[m.end()].isascii()
+            word = '"' + run.lower() + '"'
+            if not open_left:
+                parts.append(word + ("*" if open_right else ""))
+                continue
+            if len(run) < 3:
+                continue
+            like = "%" + run.lower() + ("%" if open_right else "")
+            words = [
+                r[0]
+                for r in cur.execute(
+                    "SELECT term FROM fts_vocab WHERE term LIKE ? LIMIT ?", (like, MAX_EXPANSION + 1)
+                )
+            ]
+            if not words:
+                return NOTHING
+            if len(words) > MAX_EXPANSION or not all(_ASCII_RUN.match(w) for w in words):
+                continue
+            parts.append("(" + " OR ".join('"' + w + '"' for w in words) + ")")
+    return " AND ".join(dict.fromkeys(parts)) or None
+
+
+def where_sql(where: StoreFilter, prefix: str = "") -> tuple[str, list[Any]]:
+    """A WHERE clause (without the keyword; "1" when empty) for the indexed article columns."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if where.publications:
+        clauses.append(f"{prefix}publication IN ({','.join('?' * len(where.publications))})")
+        params.extend(where.publications)
+    if where.languages:
+        clauses.append(f"{prefix}language IN ({','.join('?' * len(where.languages))})")
+        params.extend(where.languages)
+    if where.exclude_duplicates:
+        clauses.append(f"coalesce({prefix}dedup_label, '') != 'duplicate'")
+    if where.since:
+        clauses.append(f"substr(replace({prefix}published_at, ' ', 'T'), 1, ?) >= ?")
+        params.extend([len(where.since), where.since])
+    if where.until:
+        clauses.append(f"substr(replace({prefix}published_at, ' ', 'T'), 1, ?) <= ?")
+        params.extend([len(where.until), where.until])
+    return (" AND ".join(clauses) or "1"), params
+
+
+def _count_where(where: StoreFilter) -> tuple[str, list[Any]] | None:
+    """The counts rows a filter sums, or None when the counts cannot answer it (a day-level date)."""
+    months = where.month_range()
+    if months is None:
+        return None
+    if not (where.publications or where.languages or months != ("", "")):
+        return "publication = ? AND month = ? AND language = ?" + (
+            " AND dup = 0" if where.exclude_duplicates else ""
+        ), [ALL, ALL, ALL]
+    clauses, params = ["publication != ?"], [ALL]
+    if where.publications:
+        clauses.append(f"publication IN ({','.join('?' * len(where.publications))})")
+        params.extend(where.publications)
+    if where.languages:
+        clauses.append(f"language IN ({','.join('?' * len(where.languages))})")
+        params.extend(where.languages)
+    if months != ("", ""):
+        clauses.append("month BETWEEN ? AND ?")
+        params.extend(months)
+    if where.exclude_duplicates:
+        clauses.append("dup = 0")
+    return " AND ".join(clauses), params
+
+
+class SQLiteCorpusIndex:
+    """Mixin of SQLiteStore: FTS, kept counts and aggregate queries (needs ``_cursor``)."""
+
+    _ready: dict[str, bool]
+
+    def _cursor(self, write: bool = False) -> Any:  # provided by SQLiteStore
+        raise NotImplementedError
+
+    def _init_ready(self, conn: sqlite3.Connection) -> None:
+        """A new (empty) store is indexed from its first article; an older one after ``compact``."""
+        keys = dict(
+            conn.execute("SELECT key, value FROM state WHERE key IN (?, ?)", (FTS_READY, COUNTS_READY))
+        )
+        if not keys and conn.execute("SELECT 1 FROM articles LIMIT 1").fetchone() is None:
+            for key in (FTS_READY, COUNTS_READY):
+                conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, 'true')", (key,))
+            keys = {FTS_READY: "true", COUNTS_READY: "true"}
+        self._ready = {key: keys.get(key) == "true" for key in (FTS_READY, COUNTS_READY)}
+
+    def index_ready(self, name: str) -> bool:
+        return bool(self._ready.get(name))
+
+    # --- writes ----------------------------------------------------------------------------------
+
+    def _index_write(
+        self, cur: sqlite3.Cursor, old: Mapping[str, Mapping[str, Any]], new: Sequence[Mapping[str, Any]]
+    ) -> None:
+        """Move the FTS rows and the counts from the ``old`` records (by url) to the ``new`` ones."""
+        if self._ready.get(FTS_READY):
+            self._fts_replace(cur, old, new)
+        if self._ready.get(COUNTS_READY):
+            delta = CountDelta()
+            for record in new:
+                delta.add(old.get(str(record["url"])), -1)
+                delta.add(record)
+            self._apply_delta(cur, delta)
+
+    @staticmethod
+    def _fts_replace(
+        cur: sqlite3.Cursor, old: Mapping[str, Mapping[str, Any]], new: Sequence[Mapping[str, Any]]
+    ) -> None:
+        cur.executemany("INSERT OR IGNORE INTO fts_ids (url) VALUES (?)", [(r["url"],) for r in new])
+        terms: set[str] = set()
+        for record in new:
+            terms |= index_terms(index_text(record))
+            (fid,) = cur.execute("SELECT id FROM fts_ids WHERE url=?", (record["url"],)).fetchone()
+            before = old.get(str(record["url"]))
+            if before is not None:
+                cur.execute(
+                    "INSERT INTO article_fts (article_fts, rowid, body) VALUES ('delete', ?, ?)",
+                    (fid, index_text(before)),
+                )
+            cur.execute("INSERT INTO article_fts (rowid, body) VALUES (?, ?)", (fid, index_text(record)))
+        cur.executemany("INSERT OR IGNORE INTO fts_vocab (term) VALUES (?)", ((t,) for t in terms))
+
+    @staticmethod
+    def _apply_delta(cur: sqlite3.Cursor, delta: CountDelta) -> None:
+        cur.executemany(
+            "INSERT INTO word_counts VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n",
+            delta.word_rows(),
+        )
+        cur.executemany(
+            "INSERT INTO count_totals VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
+            "articles = articles + excluded.articles, tokens = tokens + excluded.tokens, "
+            "words = words + excluded.words",
+            delta.total_rows(),
+        )
+        if any(n < 0 for n in delta.words.values()):
+            cur.execute("DELETE FROM word_counts WHERE n <= 0")
+        if any(t[0] < 0 for t in delta.totals.values()):
+            cur.execute("DELETE FROM count_totals WHERE articles <= 0")
+
+    # --- reads -----------------------------------------------------------------------------------
+
+    def _matching_rows(
+        self, select: str, where: StoreFilter, query: str | None, batch_size: int
+    ) -> Iterator[tuple[Any, ...]]:
+        """Rows in batches: by keyset paging over the filter, or the FTS matches' rows in order."""
+        if query is not None:
+            clause, params = where_sql(where, "a.")
+            sql = (
+                "SELECT a.url FROM article_fts x JOIN fts_ids f ON f.id = x.rowid JOIN articles a "
+                f"ON a.url = f.url WHERE article_fts MATCH ? AND {clause} ORDER BY a.fetched_at, a.url"
+            )
+            with self._cursor() as cur:
+                urls = [r[0] for r in cur.execute(sql, (query, *params))]
+            for chunk in chunks(urls, batch_size):
+                marks = ",".join("?" * len(chunk))
+                with self._cursor() as cur:
+                    batch = cur.execute(
+                        f"SELECT {select} FROM articles WHERE url IN ({marks}) ORDER BY fetched_at, url",
+                        chunk,
+                    ).fetchall()
+                yield from batch
+            return
+        clause, params = where_sql(where)
+        last: tuple[str, str] | None = None
+        while True:
+            keyset = " AND (fetched_at, url) > (?, ?)" if last is not None else ""
+            sql = f"SELECT {select} FROM articles WHERE {clause}{keyset} ORDER BY fetched_at, url LIMIT ?"
+            with self._cursor() as cur:
+                batch = cur.execute(sql, (*params, *(last or ()), batch_size)).fetchall()
+            if not batch:
+                return
+            yield from batch
+            last = (batch[-1][0], batch[-1][1])
+
+    def group_counts(self, where: StoreFilter) -> list[tuple[Any, ...]]:
+        """Articles, tokens and words per (publication, month, language, label, page type): one
+        GROUP BY over indexed columns, no article decoded."""
+        clause, params = where_sql(where)
+
+        def kept(name: str) -> str:
+            """The column (a covering index answers); rows of a store not yet compacted may keep it
+            in their JSON document only."""
+            if self._ready.get(COUNTS_READY):
+                return name
+            return f"coalesce({name}, CASE WHEN typeof(data) = 'text' THEN json_extract(data, '$.{name}') END, 0)"
+
+        sql = (
+            "SELECT publication, substr(published_at, 1, 7), language, dedup_label, page_type, COUNT(*), "
+            f"SUM({kept('token_count')}), SUM({kept('word_count')}) FROM articles WHERE {clause} "
+            "GROUP BY 1, 2, 3, 4, 5"
+        )
+        with self._cursor() as cur:
+            return [(*r[:5], int(r[5]), int(r[6] or 0), int(r[7] or 0)) for r in cur.execute(sql, params)]
+
+    def word_counts(self, where: StoreFilter) -> WordCounts | None:
+        """The word list of the articles passing ``where`` from the kept counts (None: cannot answer)."""
+        found = _count_where(where)
+        if found is None or not self._ready.get(COUNTS_READY):
+            return None
+        clause, params = found
+        result = WordCounts()
+        with self._cursor() as cur:
+            row = cur.execute(
+                f"SELECT SUM(articles), SUM(tokens), SUM(words) FROM count_totals WHERE {clause}", params
+            ).fetchone()
+            result.articles, result.total_tokens, result.total_words = (int(v or 0) for v in row)
+            for word, n in cur.execute(
+                f"SELECT word, SUM(n) FROM word_counts WHERE {clause} GROUP BY word", params
+            ):
+                result.counts[word] = int(n)
+        return result
+
+    def kept_counts(self) -> CountDelta:
+        """Every kept count (for the check against a recount)."""
+        delta = CountDelta()
+        with self._cursor() as cur:
+            for *key, word, n in cur.execute("SELECT * FROM word_counts"):
+                delta.words[(tuple(key), word)] = int(n)
+            for *key, articles, tokens, words in cur.execute("SELECT * FROM count_totals"):
+                delta.totals[tuple(key)] = [int(articles), int(tokens), int(words)]
+        return delta
+
+    def _reset_indexes(self, names: Iterable[str]) -> None:
+        """Empty the named indexes and mark them not ready (a rebuild then re-adds every article)."""
+        with self._cursor(write=True) as cur:
+            for name in names:
+                if name == FTS_READY:
+                    cur.execute("INSERT INTO article_fts (article_fts) VALUES ('delete-all')")
+                    cur.execute("DELETE FROM fts_vocab")
+                    cur.execute("DELETE FROM fts_ids")
+                else:
+                    cur.execute("DELETE FROM word_counts")
+                    cur.execute("DELETE FROM count_totals")
+                cur.execute("DELETE FROM state WHERE key=?", (name,))
+                self._ready[name] = False
+
+    def _mark_ready(self, names: Iterable[str]) -> None:
+        with self._cursor(write=True) as cur:
+            for name in names:
+                cur.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, 'true')", (name,))
+                self._ready[name] = True
+
+    def _index_batch(self, records: Sequence[Mapping[str, Any]], names: Iterable[str]) -> None:
+        """Add a batch of stored articles to the named (being rebuilt) indexes."""
+        names = set(names)
+        with self._cursor(write=True) as cur:
+            if FTS_READY in names:
+                self._fts_replace(cur, {}, records)
+            if COUNTS_READY in names:
+                delta = CountDelta()
+                for record in records:
+                    delta.add(record)
+                self._apply_delta(cur, delta)
