@@ -34,6 +34,7 @@ from sacorpus.storage.base import (
     setting,
     spill_path_for,
 )
+from sacorpus.storage.mongo_comments import MongoComments, create_comment_indexes
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
 from sacorpus.storage.mongo_runs import MongoRunRecords
 
@@ -115,7 +116,7 @@ def _from_doc(doc: Mapping[str, Any], with_body: bool = True) -> dict[str, Any]:
     return record
 
 
-class MongoStore(MongoDedupIndex, MongoRunRecords, ArticleStore):
+class MongoStore(MongoDedupIndex, MongoRunRecords, MongoComments, ArticleStore):
     """Articles, state and the dedup index in a MongoDB (or SecantusDB) database."""
 
     def __init__(
@@ -179,6 +180,7 @@ class MongoStore(MongoDedupIndex, MongoRunRecords, ArticleStore):
             for name in ("text_hash", "canonical_key", "slug_key"):
                 db.dedup_docs.create_index([(name, ASCENDING)])
             db.run_health.create_index([("publication", ASCENDING), ("finished_at", ASCENDING)])
+            create_comment_indexes(db)
         except PyMongoError as exc:
             raise StorageError(f"cannot open {self!r}: {exc}") from exc
         self._client, self._db = client, db

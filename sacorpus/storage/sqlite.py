@@ -31,6 +31,7 @@ from sacorpus.storage.base import (
     setting,
     spill_path_for,
 )
+from sacorpus.storage.sqlite_comments import COMMENTS_SCHEMA, SQLiteComments
 from sacorpus.storage.sqlite_dedup import SQLiteDedupIndex, chunks, migrate_dedup
 from sacorpus.storage.sqlite_runs import RUNS_SCHEMA, SQLiteRunRecords
 
@@ -92,7 +93,7 @@ def _row_for(record: Mapping[str, Any]) -> tuple[Any, ...]:
 _STORED = (*_COLUMNS, "data", "body", "html_z")
 
 
-class SQLiteStore(SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
+class SQLiteStore(SQLiteDedupIndex, SQLiteRunRecords, SQLiteComments, ArticleStore):
     """Articles, state and the dedup index in one SQLite file."""
 
     dedup_bulk_batch_size = 5000  # one write transaction per batch
@@ -146,6 +147,7 @@ class SQLiteStore(SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
             conn.execute(f"PRAGMA mmap_size={int(self.cache_mb) * 4 * 1024 * 1024}")
             conn.executescript(_SCHEMA)
             conn.executescript(RUNS_SCHEMA)
+            conn.executescript(COMMENTS_SCHEMA)
             columns = {row[1] for row in conn.execute("PRAGMA table_info(articles)")}
             if "html_z" not in columns:  # a store made before the HTML was compressed apart
                 conn.execute("ALTER TABLE articles ADD COLUMN html_z BLOB")
