@@ -21,8 +21,8 @@ from datetime import date
 from importlib import resources
 
 from sacorpus.iso639 import language_code_problem
-from sacorpus.publication_reader import PublicationError, TomlReader, is_xpath
 from sacorpus.publication_comments import CommentRules, read_comments
+from sacorpus.publication_reader import PublicationError, TomlReader, is_xpath
 from sacorpus.publication_render import RenderRules, read_render
 
 PUBLICATIONS_PACKAGE = "publications"

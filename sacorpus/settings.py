@@ -231,3 +231,20 @@ SACORPUS_RENDER_MAX_PAGES = 4  # browser pages open at once (one context, reused
 SACORPUS_RENDER_BLOCK_RESOURCES = ["image", "media", "font"]  # never fetched by the browser: text needs none
 SPLASH_URL = os.environ.get("SPLASH_URL") or None  # a Splash service: http://[user:password@]host:8050
 SACORPUS_SPLASH_WAIT = 2.0  # seconds Splash waits when a publication names wait_for but no wait
+
+# --- reader comments (sacorpus.spiders.sources.comments, sacorpus.pipelines.comments) --------------------
+# Read when a run asks (-a comments=1, or -a sources=comments for comments alone) for a publication whose
+# file has a [comments] table; stored in their own table/collection, counted apart from articles.
+ITEM_PIPELINES = {
+    **ITEM_PIPELINES,
+    "sacorpus.pipelines.comments.CommentTextPipeline": 310,  # the comment's text, cleaned like an article's
+    "sacorpus.pipelines.comments.CommentStorePipeline": 890,  # the comments table (batched, spilled on outage)
+}
+SACORPUS_COMMENTS_ENABLED = True  # the two comment stages
+SACORPUS_COMMENTS_POLL_INTERVAL = 86_400  # seconds between two polls of an open thread (daily)
+SACORPUS_COMMENTS_MAX_AGE_DAYS = 30  # a thread older than this is read once more, then done
+SACORPUS_COMMENTS_MAX_THREADS = 1000  # threads one run polls at most (the longest overdue first)
+SACORPUS_DISQUS_API_BASE = "https://disqus.com/api/3.0"  # the API the Disqus embed loads its JSON from
+SACORPUS_DISQUS_API_KEY = None  # None: the public key the embed itself sends
+SACORPUS_DISQUS_PAGE_SIZE = 100  # comments per API page (the API's maximum)
+SACORPUS_DISQUS_MAX_PAGES = 1000  # pages of one thread read in one poll (100,000 comments)

@@ -69,7 +69,11 @@ def after_poll(
     out = dict(state)
     out.update(last_polled=now, polls=int(state.get("polls") or 0) + 1, comments=comments, closed=closed)
     out["first_polled"] = state.get("first_polled") or now
-    born = _when(state.get("created_at")) or _when(state.get("article_published_at")) or _when(out["first_polled"])
+    born = (
+        _when(state.get("created_at"))
+        or _when(state.get("article_published_at"))
+        or _when(out["first_polled"])
+    )
     at = _when(now)
     too_old = born is not None and at is not None and at - born >= timedelta(days=max_age_days)
     if closed or too_old:

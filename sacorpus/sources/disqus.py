@@ -76,7 +76,10 @@ def find_thread(html: str, page_url: str | None = None, forum: str | None = None
     found = _SHORTNAME.search(html)
     embed = _EMBED_SRC.search(html)
     page_forum = (
-        (found and _unescape(found.group(2))) or attrs.get("shortname") or (embed and embed.group(1).lower())
+        (found and _unescape(found.group(2)))
+        or attrs.get("shortname")
+        or (embed and embed.group(1).lower())
+        or forum  # the embed is loaded without naming its forum: the declared one
     )
     if not page_forum or (forum and page_forum.lower() != forum.lower()):
         return None
@@ -154,7 +157,9 @@ def parse_posts(body: bytes | str, forum: str, article_url: str) -> tuple[list[d
     posts = data.get("response")
     if not isinstance(posts, list):
         raise DisqusError("listPosts answer without a list of posts")
-    records = [post_record(p, forum, article_url) for p in posts if isinstance(p, dict) and p.get("id") is not None]
+    records = [
+        post_record(p, forum, article_url) for p in posts if isinstance(p, dict) and p.get("id") is not None
+    ]
     cursor = data.get("cursor") if isinstance(data.get("cursor"), dict) else {}
     more = bool(cursor.get("hasNext")) and bool(cursor.get("next"))
     return records, (str(cursor["next"]) if more else None)

@@ -26,7 +26,9 @@ def create_comment_indexes(db: Any) -> None:
     db.comments.create_index([("_order", ASCENDING)])
     db.comments.create_index([("publication", ASCENDING), ("_order", ASCENDING)])
     db.comments.create_index([("article_url", ASCENDING)])
-    db.comment_threads.create_index([("publication", ASCENDING), ("done", ASCENDING), ("next_poll", ASCENDING)])
+    db.comment_threads.create_index(
+        [("publication", ASCENDING), ("done", ASCENDING), ("next_poll", ASCENDING)]
+    )
     db.comment_threads.create_index([("article_url", ASCENDING)])
 
 
@@ -100,7 +102,9 @@ class MongoComments(MongoFailFast):
                 query["_order"] = {"$gt": last}
             try:
                 docs = list(
-                    self.db.comments.find(query, projection).sort("_order", ASCENDING).limit(max(1, batch_size))
+                    self.db.comments.find(query, projection)
+                    .sort("_order", ASCENDING)
+                    .limit(max(1, batch_size))
                 )
             except PyMongoError as exc:
                 raise self._failure(exc) from exc
@@ -140,7 +144,9 @@ class MongoComments(MongoFailFast):
         try:
             for i in range(0, len(urls), IN_CHUNK):
                 query = {"article_url": {"$in": urls[i : i + IN_CHUNK]}}
-                found.update(d["article_url"] for d in self.db.comment_threads.find(query, {"article_url": 1}))
+                found.update(
+                    d["article_url"] for d in self.db.comment_threads.find(query, {"article_url": 1})
+                )
         except PyMongoError as exc:
             raise self._failure(exc) from exc
         return found

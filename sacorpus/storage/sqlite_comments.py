@@ -9,11 +9,10 @@ the rest is one JSON document, as for articles.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from typing import Any
-
-import sqlite3
 
 from sacorpus.storage.base import StorageError
 from sacorpus.storage.comment_records import merge_comment

@@ -71,8 +71,12 @@ def test_comments_are_read_by_article_then_date_in_batches(store: ArticleStore) 
 
 def test_thread_state_and_due_threads(store: ArticleStore) -> None:
     base = {"publication": "demo", "kind": "disqus"}
-    store.set_thread({**base, "key": "t1", "article_url": ARTICLE, "done": False, "next_poll": "2026-11-02T00:00:00Z"})
-    store.set_thread({**base, "key": "t2", "article_url": "u2", "done": False, "next_poll": "2026-11-05T00:00:00Z"})
+    store.set_thread(
+        {**base, "key": "t1", "article_url": ARTICLE, "done": False, "next_poll": "2026-11-02T00:00:00Z"}
+    )
+    store.set_thread(
+        {**base, "key": "t2", "article_url": "u2", "done": False, "next_poll": "2026-11-05T00:00:00Z"}
+    )
     store.set_thread({**base, "key": "t3", "article_url": "u3", "done": True, "next_poll": None})
     assert [t["key"] for t in store.due_threads("demo", "2026-11-03T00:00:00Z")] == ["t1"]
     assert [t["key"] for t in store.due_threads("demo", "2026-11-06T00:00:00Z")] == ["t1", "t2"]
