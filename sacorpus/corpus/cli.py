@@ -20,6 +20,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from tqdm import tqdm
 
+from sacorpus.corpus.comments import ARTICLES, COMMENTS, add_register_options, register_of, register_readers
 from sacorpus.corpus.filters import ArticleFilter, FilterError, fields_with_filter
 from sacorpus.storage.base import ArticleStore, StorageError
 
@@ -66,15 +67,18 @@ def iter_store(
     desc: str = "articles",
     counts: ScanCounts | None = None,
     batch_size: int = 500,
+    register: str = ARTICLES,
 ) -> Generator[dict[str, Any], None, None]:
     """Stream the records passing ``flt`` with a tqdm bar on stderr (total: the store's count).
 
     Memory stays bounded by the store's batch size: records are yielded one at a time. Closing the
-    generator early (a ``--limit`` reached) closes the bar and the store cursor.
+    generator early (a ``--limit`` reached) closes the bar and the store cursor. ``register`` reads the
+    articles or the readers' comments (:mod:`sacorpus.corpus.comments`).
     """
     counts = counts if counts is not None else ScanCounts()
     publication = flt.store_publication
-    total = store.count(publication) if progress else None
+    count, read = register_readers(store, register)
+    total = count(publication) if progress else None
     with tqdm(
         total=total,
         desc=desc,
@@ -84,9 +88,7 @@ def iter_store(
         mininterval=0.5,
         leave=False,
     ) as bar:
-        for record in store.iter_articles(
-            publication=publication, fields=fields_with_filter(fields), batch_size=batch_size
-        ):
+        for record in read(publication=publication, fields=fields_with_filter(fields), batch_size=batch_size):
             counts.scanned += 1
             bar.update(1)
             if flt.matches(record):
@@ -199,6 +201,7 @@ class CorpusCommand(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         self.add_command_options(parser)
+        add_register_options(parser)
         add_filter_options(parser)
 
     def add_command_options(self, parser: argparse.ArgumentParser) -> None:
@@ -225,7 +228,13 @@ class CorpusCommand(ScrapyCommand):
     ) -> Generator[dict[str, Any], None, None]:
         """The filtered record stream of :attr:`fields`, with the progress bar unless --no-progress."""
         return iter_store(
-            store, flt, self.fields, progress=not opts.no_progress, desc=self.name, counts=counts
+            store,
+            flt,
+            self.fields,
+            progress=not opts.no_progress,
+            desc=self.name,
+            counts=counts,
+            register=register_of(opts),
         )
 
     def fail(self, message: str) -> None:
@@ -251,5 +260,8 @@ class CorpusCommand(ScrapyCommand):
                 raise
             self.fail(f"cannot write {opts.output}: {exc}")
             return
-        report_scan(flt, counts, self.scan_what)
+        comments = register_of(opts) == COMMENTS
+        report_scan(
+            flt, counts, self.scan_what.replace("articles", "comments") if comments else self.scan_what
+        )
         self.summarize(opts, flt)

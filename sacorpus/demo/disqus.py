@@ -110,6 +110,7 @@ class DisqusReplay:
         self.threads = list(threads)
         self.page_limit = page_limit  # a smaller page than asked for (pagination with few comments)
         self.requests: dict[str, int] = {}
+        self.asked: list[tuple[str, str]] = []  # (endpoint, thread identifier or id), in order
         self._lock = threading.Lock()
 
     def install(self, server: SiteServer, prefix: str = "") -> str:
@@ -133,8 +134,10 @@ class DisqusReplay:
         parts = urlsplit(raw_path)
         endpoint = parts.path.rsplit("/threads/", 1)[-1].removesuffix(".json")
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+        named = query.get("thread:ident") or query.get("thread:link") or query.get("thread") or ""
         with self._lock:
             self.requests[endpoint] = self.requests.get(endpoint, 0) + 1
+            self.asked.append((endpoint, named))
         forum = query.get("forum", "")
         if endpoint == "details":
             thread = self.find(forum, query.get("thread:ident"), query.get("thread:link"))
