@@ -91,9 +91,9 @@ class AddressGuardMiddleware:
     def comment_api(self, request: Request) -> bool:
         """A comment request to the Disqus API of a publication that declares its forum."""
         base = getattr(self.crawler.spider, "comment_api_base", None)
-        return bool(
-            base and request.meta.get("sacorpus_comments_api") and netloc_key(request.url) == netloc_key(base)
-        )
+        if not (base and request.meta.get("sacorpus_comments_api")):
+            return False
+        return netloc_key(request.url) == netloc_key(base) and request.url.startswith(base.rstrip("/") + "/")
 
     # --- the check --------------------------------------------------------------------------------
 
