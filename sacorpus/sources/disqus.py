@@ -160,7 +160,8 @@ def parse_posts(body: bytes | str, forum: str, article_url: str) -> tuple[list[d
     records = [
         post_record(p, forum, article_url) for p in posts if isinstance(p, dict) and p.get("id") is not None
     ]
-    cursor = data.get("cursor") if isinstance(data.get("cursor"), dict) else {}
+    found = data.get("cursor")
+    cursor: dict[str, Any] = found if isinstance(found, dict) else {}
     more = bool(cursor.get("hasNext")) and bool(cursor.get("next"))
     return records, (str(cursor["next"]) if more else None)
 
@@ -179,7 +180,8 @@ def comment_url(article_url: str, comment_id: str) -> str:
 
 def post_record(post: dict[str, Any], forum: str, article_url: str) -> dict[str, Any]:
     """The fields a ``Comment`` keeps from one Disqus post (no avatar or other presentation fields)."""
-    author = post.get("author") if isinstance(post.get("author"), dict) else {}
+    given = post.get("author")
+    author: dict[str, Any] = given if isinstance(given, dict) else {}
     created = str(post.get("createdAt") or "") or None
     created_utc = to_utc_iso(created)  # Disqus gives createdAt without an offset, in UTC (read as UTC)
     parent = post.get("parent")

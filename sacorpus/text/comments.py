@@ -84,7 +84,7 @@ def _own_body(element: etree._Element, rules: CommentRules, items: set[etree._El
 def _comment_id(element: etree._Element, rules: CommentRules, text: str, author: str | None) -> str:
     given = element.get(rules.id_attribute)
     if given:
-        return given.strip()
+        return str(given).strip()
     # no id in the markup: the content names it (the same comment gets the same key on every poll)
     return "h" + hashlib.sha1(f"{author}\n{text}".encode()).hexdigest()[:16]
 

@@ -18,7 +18,9 @@ DETAILS = f"{API}/threads/details.json?forum=demogazette&thread%3Aident=demo-1"
 
 
 def guard(declares_disqus: bool = True) -> AddressGuardMiddleware:
-    crawler = get_crawler(DemoSpider, {"SACORPUS_DISQUS_API_BASE": API, "SACORPUS_ADDRESS_GUARD_ENABLED": True})
+    crawler = get_crawler(
+        DemoSpider, {"SACORPUS_DISQUS_API_BASE": API, "SACORPUS_ADDRESS_GUARD_ENABLED": True}
+    )
     spider = DemoSpider()
     spider.settings = crawler.settings
     if not declares_disqus:

@@ -12,9 +12,9 @@ import pytest
 from crawlkit import run_crawl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "corpus"))
-from corpus_fixtures import CommandRun, run_command  # noqa: E402
+from corpus_fixtures import CommandRun, run_command
 
-from sacorpus.storage.sqlite import SQLiteStore  # noqa: E402
+from sacorpus.storage.sqlite import SQLiteStore
 
 pytestmark = pytest.mark.slow
 
@@ -59,7 +59,9 @@ def test_export_comments_writes_every_comment(demo: dict[str, Any]) -> None:
     run = command(demo, "export", "--comments", "-o", str(out))
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(lines) == len(demo["comments"]) and "comments exported" in run.stderr
-    assert {"url", "article_url", "author_name", "raw_message", "text", "tokens", "is_deleted"} <= set(lines[0])
+    assert {"url", "article_url", "author_name", "raw_message", "text", "tokens", "is_deleted"} <= set(
+        lines[0]
+    )
     only = command(demo, "export", "--comments", "--fields", "text", "-o", "-").stdout.splitlines()
     assert set(json.loads(only[0])) == {"url", "text"}
     bad = run_command("export", "--comments", "--format", "lines", store=demo["work"] / "corpus.sqlite")
