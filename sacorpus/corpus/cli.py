@@ -99,7 +99,8 @@ def iter_store(
 def report_scan(flt: ArticleFilter, counts: ScanCounts, what: str = "articles") -> None:
     """One line on stderr: what was read, what matched, and why the rest was skipped."""
     skipped = ", ".join(f"{k}: {v}" for k, v in sorted(flt.rejected.items()))
-    line = f"{counts.matched} {what} of {counts.scanned} read ({flt.describe()})"
+    described = flt.describe().replace("articles", "comments") if "comments" in what else flt.describe()
+    line = f"{counts.matched} {what} of {counts.scanned} read ({described})"
     if skipped:
         line += f"; skipped by filter: {skipped}"
     print(line, file=sys.stderr)

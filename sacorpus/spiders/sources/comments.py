@@ -50,6 +50,12 @@ class CommentSource(Source):
         return asked and self.publication.comments is not None
 
     def configured(self) -> bool:
+        if self.spider.comments_arg and self.publication.comments is None:
+            self.stats.inc_value("sacorpus/comments/not_declared")
+            logger.warning(
+                "comments asked for, but %s's file has no [comments] table: no comments are read",
+                self.publication.slug,
+            )
         return self.active
 
     def now(self) -> str:
