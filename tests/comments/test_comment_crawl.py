@@ -27,7 +27,7 @@ from sacorpus.storage.sqlite import SQLiteStore
 pytestmark = pytest.mark.slow
 HOME = "http://demo.sacorpus.invalid"
 LONG = f"{HOME}/news/2026/11/02/tshwane-water-outage-extended-in-eastern-suburbs-12301"
-CLOSING = f"{HOME}/news/2026/11/02/eskom-announces-stage-2-load-shedding-for-the-week-12302"
+QUIET = f"{HOME}/news/2026/11/04/matric-exams-enter-final-stretch-amid-paper-leak-probe-12305"  # no thread
 
 
 def long_thread() -> list[dict[str, Any]]:
@@ -122,6 +122,7 @@ def runs(tmp_path_factory, site, replay, backend) -> dict[str, Any]:
     with open_store(work, backend) as store:
         out["after_second"] = by_url(store)
         out["threads"] = {k: store.get_thread(f"disqus:demogazette:demo-{k}") for k in (12301, 12302, 12303)}
+        out["quiet"] = store.get_thread(f"none:{QUIET}")
     before = len(replay.asked)
     out["third"] = crawl(work, site, backend, "-a", "sources=comments")
     out["asked_third"] = replay.asked[before:]
@@ -173,6 +174,8 @@ def test_a_thread_that_closed_between_polls_is_done_and_costs_no_request(runs: d
     third = runs["asked_third"]
     assert third and all(named in ("demo-12301", "7001") for _endpoint, named in third)
     assert runs["after_third"].keys() == runs["after_second"].keys()
+    # a stored article without a thread is read once, then marked: later runs skip it unread
+    assert runs["quiet"]["done"] and runs["quiet"]["kind"] == "none"
 
 
 def test_comment_runs_say_what_they_did(runs: dict[str, Any]) -> None:

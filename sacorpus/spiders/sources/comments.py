@@ -91,27 +91,35 @@ class CommentSource(Source):
         return found
 
     def _stored_threads(self, store: Any, now: str, limit: int) -> list[dict[str, Any]]:
-        """Worker thread: threads of stored articles not looked at yet (up to ``limit``)."""
+        """Worker thread: threads of stored articles not looked at yet (up to ``limit``).
+
+        Only URLs are scanned; an article is read in full once, when no thread of it is known. One
+        without a thread gets a done marker (kind ``none``), so later runs skip it without reading it.
+        """
         found: list[dict[str, Any]] = []
-        batch: list[dict[str, Any]] = []
-        articles = store.iter_articles(self.publication.slug, ["url", "html", "published_at"], _SCAN_BATCH)
-        for record in articles:
-            batch.append(record)
+        batch: list[str] = []
+        for record in store.iter_articles(self.publication.slug, ["url"], _SCAN_BATCH):
+            if len(found) >= limit:
+                break
+            batch.append(record["url"])
             if len(batch) >= _SCAN_BATCH:
                 found += self._threads_of(store, batch, now)
                 batch = []
-                if len(found) >= limit:
-                    break
-        return (found + self._threads_of(store, batch, now))[:limit]
+        return (found + self._threads_of(store, batch, now))[: max(0, limit)]
 
-    def _threads_of(self, store: Any, batch: list[dict[str, Any]], now: str) -> list[dict[str, Any]]:
-        known = store.articles_with_threads(r["url"] for r in batch) if batch else set()
-        return [
-            state
-            for r in batch
-            if r["url"] not in known
-            for state in self.discover(r.get("html") or "", r["url"], r.get("published_at"), now)
-        ]
+    def _threads_of(self, store: Any, urls: list[str], now: str) -> list[dict[str, Any]]:
+        known = store.articles_with_threads(urls) if urls else set()
+        found = []
+        for url in urls:
+            if url in known:
+                continue
+            article = store.get(url) or {}
+            states = self.discover(article.get("html") or "", url, article.get("published_at"), now)
+            if not states:
+                marker = new_thread(f"none:{url}", self.publication.slug, url, "none", now)
+                store.set_thread({**marker, "done": True, "done_reason": "no-thread", "next_poll": None})
+            found += states
+        return found
 
     async def start(self) -> AsyncIterator[Request]:
         """Due threads first, then the threads of stored articles never looked at."""
