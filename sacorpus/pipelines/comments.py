@@ -13,11 +13,11 @@ unchanged,errors,spilled,lost}``.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Self
 
 from sacorpus.items import Comment
 from sacorpus.pipelines._common import Counter, note, require_enabled
-from sacorpus.pipelines.store import StorePipeline
+from sacorpus.pipelines.store import BatchedStoreStage
 from sacorpus.storage.comment_records import comment_spill_path
 from sacorpus.text.comments import comment_text
 
@@ -49,13 +49,13 @@ class CommentTextPipeline:
         return item
 
 
-class CommentStorePipeline(StorePipeline):
+class CommentStorePipeline(BatchedStoreStage):
     """The store stage for comments: upserts by the comment's URL into the comments table."""
 
     records = "comments"
 
     @classmethod
-    def from_crawler(cls, crawler: Any) -> StorePipeline:
+    def from_crawler(cls, crawler: Any) -> Self:
         require_enabled(crawler, "comments")
         pipe = super().from_crawler(crawler)
         pipe.spill_path = comment_spill_path(pipe.store.spill_path) or "data/spill/store.comments.jsonl"

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from itemadapter import ItemAdapter
 from scrapy.utils.defer import maybe_deferred_to_future
@@ -66,8 +66,13 @@ class SerialWorker:
             self._started = False
 
 
-class StorePipeline:
-    """Buffers items and upserts them by URL into the crawl's shared store, in the background."""
+class BatchedStoreStage:
+    """Buffers items and upserts them by URL into the crawl's shared store, in the background.
+
+    The articles' stage (:class:`StorePipeline`) and the comments' (``sacorpus.pipelines.comments``)
+    are both this; siblings, not one the subclass of the other, so that looking the article stage up
+    by its class (the dedup stage flushes it) never finds the comments' stage.
+    """
 
     def __init__(
         self,
@@ -100,7 +105,7 @@ class StorePipeline:
         self._stored_this_run = 0
 
     @classmethod
-    def from_crawler(cls, crawler: Any) -> StorePipeline:
+    def from_crawler(cls, crawler: Any) -> Self:
         settings = crawler.settings
         shared = enabled_store(crawler, "store", "no usable store")
         assert shared.store is not None
@@ -280,3 +285,7 @@ class StorePipeline:
             total if total >= 0 else "unknown (store unreachable)",
         )
         self._worker.stop()  # the shared store is closed by SharedStore when the spider has closed
+
+
+class StorePipeline(BatchedStoreStage):
+    """Stage 900: the articles, upserted by URL."""
