@@ -241,6 +241,7 @@ ITEM_PIPELINES = {
     "sacorpus.pipelines.comments.CommentStorePipeline": 890,  # the comments table (batched, spilled on outage)
 }
 SACORPUS_COMMENTS_ENABLED = True  # the two comment stages
+SACORPUS_COMMENTS_CRAWL = False  # every crawl also reads comments (as -a comments=1): scheduled runs
 SACORPUS_COMMENTS_POLL_INTERVAL = 86_400  # seconds between two polls of an open thread (daily)
 SACORPUS_COMMENTS_MAX_AGE_DAYS = 30  # a thread older than this is read once more, then done
 SACORPUS_COMMENTS_MAX_THREADS = 1000  # threads one run polls at most (the longest overdue first)

@@ -1,7 +1,8 @@
 """Reader comments: the threads of a publication's articles, read when found and re-polled until done.
 
 Active when the run asks for comments (``-a comments=1`` beside the usual sources, or
-``-a sources=comments`` for comments alone) and the publication's file has a ``[comments]`` table.
+``-a sources=comments`` for comments alone; ``SACORPUS_COMMENTS_CRAWL`` for every run, such as the
+ones ``scrapy schedule`` starts) and the publication's file has a ``[comments]`` table.
 Threads are found on article pages (fetched in this run, or stored earlier: a comments-only run finds
 the threads of the stored articles), their poll state is kept in the store, and each run polls the
 threads that are due (:mod:`sacorpus.sources.comment_threads`). A done thread costs no request.
@@ -47,6 +48,7 @@ class CommentSource(Source):
     def active(self) -> bool:
         kinds = self.spider.source_kinds
         asked = self.spider.comments_arg or bool(kinds and "comments" in kinds)
+        asked = asked or (kinds is None and bool(self.setting("SACORPUS_COMMENTS_CRAWL")))
         return asked and self.publication.comments is not None
 
     def configured(self) -> bool:
