@@ -91,3 +91,58 @@ class Article:
         """Record a problem label once (e.g. 'gzip:truncated', 'decode:mojibake-repaired')."""
         if problem not in self.problems:
             self.problems.append(problem)
+
+
+@dataclass
+class Comment:
+    """One reader comment, its own record (never part of an article's text), linked to its article.
+
+    Why its own record: comments are a register of their own (readers, not journalists); linguists
+    count and search them apart from the articles they answer. ``url`` is the comment's permalink
+    (the article's URL and ``#comment-<id>``, as Disqus links them) and its key in the store: a thread
+    read again updates its comments (edits, deletions) instead of storing them twice. Presentation fields of the source
+    (avatars, badges, media previews) are not kept.
+    """
+
+    url: str  # the comment's permalink: <article url>#comment-<comment id>
+    article_url: str  # the article the comment answers (the publication's own URL)
+    publication: str
+    source: str = "disqus"  # disqus | page
+    comment_id: str = ""  # the source's id of the comment
+    thread: str | None = None  # the source's thread id (Disqus) or the article URL (page)
+    parent: str | None = None  # comment_id of the comment this one answers; None: top level
+    depth: int = 0  # 0 for top level, 1 for a reply, ...
+    forum: str | None = None  # Disqus forum short name
+    author_name: str | None = None
+    author_username: str | None = None
+    published_at: str | None = None  # the comment's createdAt, UTC ISO 8601
+    published_raw: str | None = None  # the date string as the source gave it
+    raw_message: str | None = None  # the comment as its author typed it (Disqus raw_message)
+    message: str | None = None  # the comment's HTML as shown (Disqus message)
+    likes: int | None = None
+    dislikes: int | None = None
+    points: int | None = None
+    is_deleted: bool = False
+    is_spam: bool = False
+    is_approved: bool | None = None
+    is_edited: bool = False
+    fetched_at: str = field(default_factory=utc_now_iso)
+
+    # --- cleaned text, language, tokens: the same functions as articles' ---------------------------
+    text: str | None = None  # one paragraph a line
+    language: str | None = None
+    language_prob: float | None = None
+    paragraph_languages: list[dict[str, Any]] = field(default_factory=list)
+    mixed_language: bool = False
+    sentences: list[list[int]] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)
+    token_offsets: list[list[int]] = field(default_factory=list)
+    token_count: int = 0
+    word_count: int = 0
+    links: list[dict[str, Any]] = field(default_factory=list)
+    quotes: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def note(self, problem: str) -> None:
+        if problem not in self.problems:
+            self.problems.append(problem)

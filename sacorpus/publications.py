@@ -21,6 +21,7 @@ from datetime import date
 from importlib import resources
 
 from sacorpus.iso639 import language_code_problem
+from sacorpus.publication_comments import CommentRules, read_comments
 from sacorpus.publication_reader import PublicationError, TomlReader, is_xpath
 from sacorpus.publication_render import RenderRules, read_render
 
@@ -115,6 +116,7 @@ class Publication:
     # off unless the publication turns it on: a site that refuses bots is not worked around by default
     browser_ua_retry: bool = False
     render: RenderRules | None = None  # article pages a browser renders ([render]; None: none)
+    comments: CommentRules | None = None  # where its readers comment ([comments]; None: not collected)
 
     def rules_for(self, when: date | None = None) -> RuleSet:
         """The rule set for a page from ``when`` (capture or publication date; None: today's layout).
@@ -206,6 +208,7 @@ def parse_publication(slug: str, text: str, filename: str | None = None) -> Publ
         rules=_read_rule_sets(top),
         browser_ua_retry=top.get("browser_ua_retry", bool, default=False),
         render=read_render(top),
+        comments=read_comments(top),
     )
     top.finish()
     return pub

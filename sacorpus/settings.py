@@ -251,3 +251,21 @@ SACORPUS_SERVE_PORT = 8017  # 0: any free port (the address is printed)
 SACORPUS_SERVE_PAGE_SIZE = 50  # rows per page (search hits, concordance lines, words, collocates)
 SACORPUS_SERVE_MAX_LINES = 20_000  # concordance lines kept for sorting and downloads (the rest counted)
 SACORPUS_SERVE_WORKERS = 4  # threads that read the store (a slow scan never blocks the other pages)
+
+# --- reader comments (sacorpus.spiders.sources.comments, sacorpus.pipelines.comments) --------------------
+# Read when a run asks (-a comments=1, or -a sources=comments for comments alone) for a publication whose
+# file has a [comments] table; stored in their own table/collection, counted apart from articles.
+ITEM_PIPELINES = {
+    **ITEM_PIPELINES,
+    "sacorpus.pipelines.comments.CommentTextPipeline": 310,  # the comment's text, cleaned like an article's
+    "sacorpus.pipelines.comments.CommentStorePipeline": 890,  # the comments table (batched, spilled on outage)
+}
+SACORPUS_COMMENTS_ENABLED = True  # the two comment stages
+SACORPUS_COMMENTS_CRAWL = False  # every crawl also reads comments (as -a comments=1): scheduled runs
+SACORPUS_COMMENTS_POLL_INTERVAL = 86_400  # seconds between two polls of an open thread (daily)
+SACORPUS_COMMENTS_MAX_AGE_DAYS = 30  # a thread older than this is read once more, then done
+SACORPUS_COMMENTS_MAX_THREADS = 1000  # threads one run polls at most (the longest overdue first)
+SACORPUS_DISQUS_API_BASE = "https://disqus.com/api/3.0"  # the API the Disqus embed loads its JSON from
+SACORPUS_DISQUS_API_KEY = None  # None: the public key the embed itself sends
+SACORPUS_DISQUS_PAGE_SIZE = 100  # comments per API page (the API's maximum)
+SACORPUS_DISQUS_MAX_PAGES = 1000  # pages of one thread read in one poll (100,000 comments)

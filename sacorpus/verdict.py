@@ -40,6 +40,16 @@ def run_failures(stats: Mapping[str, Any]) -> list[str]:
     lost = int(stats.get("sacorpus/store/lost", 0) or 0)
     if lost:
         failures.append(f"{lost} articles were LOST: the store and its spill file could not be written")
+    spilled_comments = _int(stats, "sacorpus/comments/store/spilled")
+    if spilled_comments:
+        where = stats.get("sacorpus/comments/store/spill_path") or "the comments' spill file"
+        failures.append(
+            f"{spilled_comments} comments were spilled to {where}; re-imported when the store next opens"
+        )
+    if _int(stats, "sacorpus/comments/store/lost"):
+        failures.append(
+            f"{_int(stats, 'sacorpus/comments/store/lost')} comments were LOST: store and spill file unwritable"
+        )
     failed_sources = _sum(stats, "sacorpus/source/", ("/failed",))
     if failed_sources and not _sum(stats, "sacorpus/source/", _SOURCE_READ):
         failures.append(f"every source failed ({failed_sources} feed/sitemap/archive requests, none read)")

@@ -140,7 +140,15 @@ def test_every_source_kind_is_registered():
     assert defined == set(SOURCES), f"not registered: {defined - set(SOURCES)}"
     assert len({cls.name for cls in SOURCES}) == len(SOURCES), "two source kinds share a name"
     # the kinds ``-a sources=...`` accepts (users' cron lines name them)
-    assert set(SOURCE_KINDS) == {"feeds", "sitemaps", "news_sitemaps", "robots", "start_urls", "wayback"}
+    assert set(SOURCE_KINDS) == {
+        "feeds",
+        "sitemaps",
+        "news_sitemaps",
+        "robots",
+        "start_urls",
+        "wayback",
+        "comments",
+    }
 
 
 def test_requests_queued_by_earlier_versions_still_load():

@@ -2,6 +2,7 @@
 
 JSONL: one article a line, every Article field except the raw body (and the HTML unless --html).
 lines: the classic U/D/T/F/C/L/Q line format of news/blog corpora (see sacorpus.corpus.lineformat).
+``--comments``: the readers' comments instead (JSONL, every comment field unless --fields).
 A FILE ending in .gz is gzip-compressed; ``-o -`` (the default) writes to stdout.
 """
 
@@ -12,6 +13,7 @@ import argparse
 from scrapy.exceptions import UsageError
 
 from sacorpus.corpus.cli import CorpusCommand, ScanCounts, open_text_output
+from sacorpus.corpus.comments import COMMENTS, comment_export_fields, register_of
 from sacorpus.corpus.exporting import ExportFieldError, export_fields, jsonl_line
 from sacorpus.corpus.filters import ArticleFilter
 from sacorpus.corpus.lineformat import format_record
@@ -39,10 +41,15 @@ class Command(CorpusCommand):
 
     def check_args(self, args: list[str], opts: argparse.Namespace) -> None:
         super().check_args(args, opts)
+        if register_of(opts) == COMMENTS and (opts.format != "jsonl" or opts.html):
+            raise UsageError("--comments exports JSONL (comments have no page HTML or line format)")
         if opts.fields and opts.format == "lines":
             raise UsageError("--fields applies to --format jsonl; the line format has fixed fields")
 
     def prepare(self, args: list[str], opts: argparse.Namespace, flt: ArticleFilter) -> None:
+        if register_of(opts) == COMMENTS:
+            self.fields = comment_export_fields(opts.fields)
+            return
         self.fields = export_fields(opts.format, opts.fields, with_html=opts.html)
 
     def scan(

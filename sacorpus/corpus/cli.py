@@ -20,6 +20,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from tqdm import tqdm
 
+from sacorpus.corpus.comments import ARTICLES, COMMENTS, add_register_options, register_of, register_readers
 from sacorpus.corpus.filters import ArticleFilter, FilterError, fields_with_filter
 from sacorpus.corpus.known import check_filter_values
 from sacorpus.storage.base import ArticleStore, StorageError
@@ -69,6 +70,7 @@ def iter_store(
     batch_size: int = 500,
     substrings: Sequence[str] = (),
     tokens: Sequence[str] = (),
+    register: str = ARTICLES,
 ) -> Generator[dict[str, Any], None, None]:
     """Stream the records passing ``flt`` with a tqdm bar on stderr (total: the store's count).
 
@@ -76,11 +78,14 @@ def iter_store(
     generator early (a ``--limit`` reached) closes the bar and the store cursor. The store applies
     the filter in its query and narrows by its search index to the articles containing every one of
     ``substrings`` and ``tokens``; each record is still checked here, so the result is that of a full
-    scan.
+    scan. ``register`` reads the articles or the readers' comments (:mod:`sacorpus.corpus.comments`),
+    which have no search index and are read whole, publication-narrowed.
     """
     counts = counts if counts is not None else ScanCounts()
     publication = flt.store_publication
-    total = store.count(publication) if progress and not (substrings or tokens) else None
+    count, read = register_readers(store, register)
+    indexed = register == ARTICLES
+    total = count(publication) if progress and not (indexed and (substrings or tokens)) else None
     with tqdm(
         total=total,
         desc=desc,
@@ -90,13 +95,18 @@ def iter_store(
         mininterval=0.5,
         leave=False,
     ) as bar:
-        for record in store.query_articles(
-            flt.store_filter(),
-            fields_with_filter(fields),
-            substrings=substrings,
-            tokens=tokens,
-            batch_size=batch_size,
-        ):
+        records = (
+            store.query_articles(
+                flt.store_filter(),
+                fields_with_filter(fields),
+                substrings=substrings,
+                tokens=tokens,
+                batch_size=batch_size,
+            )
+            if indexed
+            else read(publication=publication, fields=fields_with_filter(fields), batch_size=batch_size)
+        )
+        for record in records:
             counts.scanned += 1
             bar.update(1)
             if flt.matches(record):
@@ -107,7 +117,8 @@ def iter_store(
 def report_scan(flt: ArticleFilter, counts: ScanCounts, what: str = "articles") -> None:
     """One line on stderr: what was read, what matched, and why the rest was skipped."""
     skipped = ", ".join(f"{k}: {v}" for k, v in sorted(flt.rejected.items()))
-    line = f"{counts.matched} {what} of {counts.scanned} read ({flt.describe()})"
+    described = flt.describe().replace("articles", "comments") if "comments" in what else flt.describe()
+    line = f"{counts.matched} {what} of {counts.scanned} read ({described})"
     if skipped:
         line += f"; skipped by filter: {skipped}"
     print(line, file=sys.stderr)
@@ -216,6 +227,7 @@ class CorpusCommand(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         self.add_command_options(parser)
+        add_register_options(parser)
         add_filter_options(parser)
 
     def add_command_options(self, parser: argparse.ArgumentParser) -> None:
@@ -258,6 +270,7 @@ class CorpusCommand(ScrapyCommand):
             counts=counts,
             substrings=substrings,
             tokens=tokens,
+            register=register_of(opts),
         )
 
     def fail(self, message: str) -> None:
@@ -286,5 +299,8 @@ class CorpusCommand(ScrapyCommand):
                 raise
             self.fail(f"cannot write {opts.output}: {exc}")
             return
-        report_scan(flt, counts, self.scan_what)
+        comments = register_of(opts) == COMMENTS
+        report_scan(
+            flt, counts, self.scan_what.replace("articles", "comments") if comments else self.scan_what
+        )
         self.summarize(opts, flt)

@@ -31,6 +31,7 @@ from sacorpus.demo.articles import (
     DemoArticle,
     load_articles,
 )
+from sacorpus.demo.comments import comments_html
 from sacorpus.demo.server import Resource
 
 # --- rendering ------------------------------------------------------------------------------------------
@@ -154,6 +155,7 @@ def render_article(a: DemoArticle, related: list[DemoArticle]) -> bytes:
         f'      <p class="story-copyright">{_e(COPYRIGHT_TEXT)}</p>\n'
         "    </div>\n"
         "  </article>\n"
+        f"{comments_html(a.id, a.path)}"
         '  <aside class="related-links">\n    <h2>Related links</h2>\n    <ul>\n'
         f"{links}\n    </ul>\n  </aside>\n"
         '  <div class="newsletter-box">\n'

@@ -7,7 +7,9 @@ covers them all, whatever source made the request. Two questions, in order:
 1. **Scope**: is the host the publication's (its domains), a host its own file names for a source, the
    run's mirror (``base_url``) or Wayback service, or allowed by ``SACORPUS_ALLOWED_HOSTS``? A URL on
    any other host came from content (a redirect, a sitemap entry): it is recorded as a candidate
-   (log line, ``sacorpus/guard/offsite_candidates``), not fetched.
+   (log line, ``sacorpus/guard/offsite_candidates``), not fetched. The Disqus API (the run's
+   ``SACORPUS_DISQUS_API_BASE``) is in scope for the comment requests of a publication whose file
+   declares its Disqus forum, and for nothing else.
 2. **Address**: do all addresses of the host lie in public space? Loopback, private, link-local,
    multicast and reserved addresses are refused and counted (``sacorpus/guard/internal_address``),
    except for netlocs allowed explicitly: the run's own mirror and replay servers allow themselves.
@@ -86,6 +88,13 @@ class AddressGuardMiddleware:
         source_hosts = getattr(spider, "source_hosts", None) or getattr(spider, "_source_hosts", None)
         return bool(source_hosts and urlsplit(url).netloc.lower() in {h.lower() for h in source_hosts()})
 
+    def comment_api(self, request: Request) -> bool:
+        """A comment request to the Disqus API of a publication that declares its forum."""
+        base = getattr(self.crawler.spider, "comment_api_base", None)
+        if not (base and request.meta.get("sacorpus_comments_api")):
+            return False
+        return netloc_key(request.url) == netloc_key(base) and request.url.startswith(base.rstrip("/") + "/")
+
     # --- the check --------------------------------------------------------------------------------
 
     async def process_request(self, request: Request) -> None:
@@ -93,7 +102,7 @@ class AddressGuardMiddleware:
         scheme = urlsplit(url).scheme.lower()
         if scheme not in ALLOWED_SCHEMES:
             self._refuse(request, "scheme", f"scheme {scheme or 'none'!r} is not fetched")
-        if not self.in_scope(url):
+        if not self.in_scope(url) and not self.comment_api(request):
             self._candidate(request)
         problem = await self.address_problem(url)
         if problem:
@@ -106,7 +115,9 @@ class AddressGuardMiddleware:
         if key in self._verdicts:
             self._verdicts.move_to_end(key)
             return self._verdicts[key]
-        trusted = self.trusted_netlocs()
+        # the run names its Disqus API (a loopback replay in tests); only comment requests get this far
+        api = getattr(self.crawler.spider, "comment_api_base", None)
+        trusted = self.trusted_netlocs() | ({netloc_key(api)} if api else set())
         problem = await deferred_to_future(deferToThread(url_problem, url, self.resolve, trusted))
         self._verdicts[key] = problem
         if len(self._verdicts) > _CACHE_SIZE:

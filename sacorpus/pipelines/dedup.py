@@ -19,6 +19,7 @@ from typing import Any
 from itemadapter import ItemAdapter
 
 from sacorpus import settings as defaults
+from sacorpus.items import Comment
 from sacorpus.pipelines._common import Counter, enabled_store
 from sacorpus.pipelines.store import SerialWorker
 from sacorpus.publications import PublicationRegistry
@@ -101,6 +102,8 @@ class DedupPipeline:
         return label_unlabelled(self.shared.open(), self.config, self.publications)
 
     async def process_item(self, item: Any) -> Any:
+        if isinstance(item, Comment):
+            return item  # comments are not near-duplicates of articles; they are kept by their url
         if time.monotonic() < self._down_until:
             return self._defer(item)
         try:

@@ -14,6 +14,7 @@ from typing import Any
 
 from itemadapter import ItemAdapter
 
+from sacorpus.items import Comment
 from sacorpus.pipelines._common import Counter, note, require_enabled
 from sacorpus.text.analysis import MAX_PARAGRAPHS, language_fields
 from sacorpus.text.langid import UNDETERMINED
@@ -24,6 +25,7 @@ logger = logging.getLogger(__name__)
 class LanguagePipeline:
     def __init__(self, stats: Any = None, max_paragraphs: int = MAX_PARAGRAPHS) -> None:
         self.count = Counter(stats, "sacorpus/language")
+        self.comment_count = Counter(stats, "sacorpus/comments/language")  # comments counted apart
         self.max_paragraphs = max_paragraphs
 
     @classmethod
@@ -33,16 +35,17 @@ class LanguagePipeline:
 
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
+        count = self.comment_count if isinstance(item, Comment) else self.count
         try:
             fields = language_fields(adapter.get("text") or "", self.max_paragraphs)
         except Exception:  # a bug here must not lose the article
             logger.exception("language identification failed for %s", adapter.get("url"))
             fields = {"language": UNDETERMINED, "language_prob": 0.0}
             note(item, "language:error")
-            self.count.inc("errors")
+            count.inc("errors")
         for name, value in fields.items():
             adapter[name] = value
-        self.count.inc(fields["language"])
+        count.inc(fields["language"])
         if fields.get("mixed_language"):
-            self.count.inc("mixed")
+            count.inc("mixed")
         return item

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from itemadapter import ItemAdapter
 from scrapy.utils.defer import maybe_deferred_to_future
@@ -28,6 +28,7 @@ from twisted.internet.threads import deferToThreadPool
 from twisted.python.threadpool import ThreadPool
 
 from sacorpus import settings as defaults
+from sacorpus.items import Comment
 from sacorpus.pipelines._common import Counter, enabled_store
 from sacorpus.storage.base import (
     ArticleStore,
@@ -65,8 +66,13 @@ class SerialWorker:
             self._started = False
 
 
-class StorePipeline:
-    """Buffers items and upserts them by URL into the crawl's shared store, in the background."""
+class BatchedStoreStage:
+    """Buffers items and upserts them by URL into the crawl's shared store, in the background.
+
+    The articles' stage (:class:`StorePipeline`) and the comments' (``sacorpus.pipelines.comments``)
+    are both this; siblings, not one the subclass of the other, so that looking the article stage up
+    by its class (the dedup stage flushes it) never finds the comments' stage.
+    """
 
     def __init__(
         self,
@@ -99,7 +105,7 @@ class StorePipeline:
         self._stored_this_run = 0
 
     @classmethod
-    def from_crawler(cls, crawler: Any) -> StorePipeline:
+    def from_crawler(cls, crawler: Any) -> Self:
         settings = crawler.settings
         shared = enabled_store(crawler, "store", "no usable store")
         assert shared.store is not None
@@ -133,7 +139,16 @@ class StorePipeline:
             self._loop = task.LoopingCall(self._timed_flush)
             self._loop.start(self.flush_seconds, now=False)
 
+    #: what this stage stores (log lines); the comment store stage says "comments"
+    records = "articles"
+
+    def takes(self, item: Any) -> bool:
+        """Articles here; comments go to their own table (``sacorpus.pipelines.comments``)."""
+        return not isinstance(item, Comment)
+
     async def process_item(self, item: Any) -> Any:
+        if not self.takes(item):
+            return item
         self._buffer.append(ItemAdapter(item).asdict())
         if len(self._buffer) >= self.batch_size:
             self._start_flush()  # written in the background: an outage never holds up the pipeline
@@ -172,7 +187,7 @@ class StorePipeline:
         self.count.inc("errors", errors)
         self.count.inc("spilled", spilled)
         if spilled and self.stats is not None:
-            self.stats.set_value("sacorpus/store/spill_path", self.spill_path)
+            self.stats.set_value(f"{self.count.prefix}/spill_path", self.spill_path)
 
     def _write(self, batch: list[dict[str, Any]]) -> tuple[int, int, int, dict[str, int]]:
         """Worker thread: upsert with retries and backoff, else spill. Returns (stored, errors, spilled,
@@ -187,15 +202,15 @@ class StorePipeline:
         for attempt in range(attempts):
             try:
                 self.shared.open()
-                kinds = self._kinds(batch)
-                self.store.upsert_articles(batch)
+                kinds = self._upsert(batch)
                 self._down_until = 0.0
                 return len(batch), errors, 0, kinds
             except StorageError as exc:
                 errors += 1
                 logger.warning(
-                    "store write of %d articles failed (attempt %d/%d): %s",
+                    "store write of %d %s failed (attempt %d/%d): %s",
                     len(batch),
+                    self.records,
                     attempt + 1,
                     attempts,
                     exc,
@@ -204,10 +219,19 @@ class StorePipeline:
                     time.sleep(self.backoff * (2**attempt))
             except Exception as exc:  # a bad record must not kill the worker: spill it
                 errors += 1
-                logger.exception("unexpected error writing %d articles: %s", len(batch), exc)
+                logger.exception("unexpected error writing %d %s: %s", len(batch), self.records, exc)
                 break
         self._down_until = time.monotonic() + self.cooloff
         return 0, errors, self._spill(batch), {}
+
+    def _upsert(self, batch: list[dict[str, Any]]) -> dict[str, int]:
+        """Write one batch; returns what it was (new / updated / unchanged)."""
+        kinds = self._kinds(batch)
+        self.store.upsert_articles(batch)
+        return kinds
+
+    def _total(self) -> int:
+        return self.store.count()
 
     def _kinds(self, batch: list[dict[str, Any]]) -> dict[str, int]:
         """How many records of ``batch`` are new to the store, change a stored text, or repeat it.
@@ -229,16 +253,18 @@ class StorePipeline:
             n = write_spill(self.spill_path, batch)
         except OSError as exc:
             logger.critical(
-                "LOST %d articles: store down and spill file %s unwritable: %s",
+                "LOST %d %s: store down and spill file %s unwritable: %s",
                 len(batch),
+                self.records,
                 self.spill_path,
                 exc,
             )
             self.count.inc("lost", len(batch))
             return 0
         logger.error(
-            "store unavailable: spilled %d articles to %s; this store re-imports them when it next opens",
+            "store unavailable: spilled %d %s to %s; this store re-imports them when it next opens",
             n,
+            self.records,
             self.spill_path,
         )
         return n
@@ -248,13 +274,18 @@ class StorePipeline:
             self._loop.stop()
         await self.flush()
         try:
-            total = await self._worker.run(self.store.count)
+            total = await self._worker.run(self._total)
         except StorageError:
             total = -1
         logger.info(
-            "store %r: %d articles stored this run, %s in the store",
+            "store %r: %d %s stored this run, %s in the store",
             self.store,
             self._stored_this_run,
+            self.records,
             total if total >= 0 else "unknown (store unreachable)",
         )
         self._worker.stop()  # the shared store is closed by SharedStore when the spider has closed
+
+
+class StorePipeline(BatchedStoreStage):
+    """Stage 900: the articles, upserted by URL."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from itemadapter import ItemAdapter
 
+from sacorpus.items import Comment
 from sacorpus.pipelines._common import Counter, note, require_enabled
 from sacorpus.text.analysis import token_fields
 
@@ -24,6 +25,7 @@ logger = logging.getLogger(__name__)
 class TokenizePipeline:
     def __init__(self, stats: Any = None) -> None:
         self.count = Counter(stats, "sacorpus/tokenize")
+        self.comment_count = Counter(stats, "sacorpus/comments/tokenize")  # comment tokens counted apart
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> TokenizePipeline:
@@ -32,6 +34,8 @@ class TokenizePipeline:
 
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
+        comment = isinstance(item, Comment)
+        count = self.comment_count if comment else self.count
         fallback = adapter.get("fallback") or {}
         try:
             fields, problems = token_fields(
@@ -45,13 +49,14 @@ class TokenizePipeline:
         except Exception:  # a bug here must not lose the article
             logger.exception("tokenization failed for %s", adapter.get("url"))
             note(item, "tokenize:error")
-            self.count.inc("errors")
+            count.inc("errors")
             return item
         for name, value in fields.items():
-            adapter[name] = value
+            if not (comment and name == "title_tokens"):  # a comment has no title
+                adapter[name] = value
         for problem in problems:
             note(item, problem)
-        self.count.inc("items")
-        self.count.inc("tokens", fields["token_count"])
-        self.count.inc("words", fields["word_count"])
+        count.inc("items")
+        count.inc("tokens", fields["token_count"])
+        count.inc("words", fields["word_count"])
         return item

@@ -9,6 +9,8 @@ wayback_mode    cdx | homepage | both (default SACORPUS_WAYBACK_MODE "auto" = bo
                 publication gives no data for - prefixes/domains, homepage - is left out)
 wayback_output  json (default) | plain: the CDX answer format asked for
 refetch=1       fetch URLs even when the store already has them (still once per run)
+comments=1      also read the reader comments of the articles (fetched now or stored before) whose
+                threads are due; ``sources=comments`` reads comments alone
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ WAYBACK_MODES = ("cdx", "homepage", "both", "auto")
 WAYBACK_OUTPUTS = ("json", "plain")
 #: every run argument; names starting with "_" (scrapyd's ``_job``) pass too
 RUN_ARGUMENTS = frozenset(
-    {"since", "until", "wayback_from", "wayback_to", "refetch", "sources", "base_url"}
+    {"since", "until", "wayback_from", "wayback_to", "refetch", "sources", "base_url", "comments"}
     | {"wayback_mode", "wayback_output"}
 )
 
@@ -51,6 +53,7 @@ def parse_arguments(kwargs: dict[str, Any], known: frozenset[str] = RUN_ARGUMENT
         if args[start] and args[end] and args[start] > args[end]:
             raise ValueError(f"{start}={args[start]} is after {end}={args[end]}: the window is empty")
     args["refetch"] = str(kwargs.get("refetch", "")).lower() in _TRUE
+    args["comments"] = str(kwargs.get("comments", "")).lower() in _TRUE
     kinds = kwargs.get("sources")
     args["sources"] = tuple(k.strip() for k in kinds.split(",")) if kinds else None
     unknown = set(args["sources"] or ()) - set(SOURCE_KINDS)

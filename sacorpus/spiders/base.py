@@ -64,6 +64,7 @@ class PublicationSpider(scrapy.Spider):
         self.since, self.until = run["since"], run["until"]
         self.wayback_from, self.wayback_to = run["wayback_from"], run["wayback_to"]
         self.refetch_arg: bool = run["refetch"]
+        self.comments_arg: bool = run["comments"]  # also read the articles' reader comments
         self.source_kinds: tuple[str, ...] | None = run["sources"]
         self.base_url_arg: str | None = kwargs.get("base_url")
         self.wayback_mode_arg: str | None = kwargs.get("wayback_mode")
@@ -155,6 +156,12 @@ class PublicationSpider(scrapy.Spider):
             home = urlsplit(self.publication.home)
             return urlunsplit((home.scheme, home.netloc, parts.path, parts.query, parts.fragment))
         return url
+
+    @property
+    def comment_api_base(self) -> str | None:
+        """The Disqus API asked for comments, for a publication whose file declares its forum only."""
+        rules = self.publication.comments
+        return self.settings.get("SACORPUS_DISQUS_API_BASE") if rules and rules.disqus_forum else None
 
     def _source_hosts(self) -> set[str]:
         src = self.publication.sources
@@ -277,8 +284,10 @@ class PublicationSpider(scrapy.Spider):
         self.crawler.stats.inc_value("sacorpus/article/failed")
         logger.warning("article %s failed: %s", request.url, failure.getErrorMessage())
 
-    async def parse_article(self, response: Response) -> AsyncIterator[Article | Request]:
+    async def parse_article(self, response: Response) -> AsyncIterator[Any]:
         yield self.make_article(response)
+        async for found in self.sources.get("comments").from_article(response):
+            yield found
         if self.settings.getbool("SACORPUS_FOLLOW_LINKS"):
             candidates: list[tuple[str, dict[str, Any]]] = [
                 (url, {}) for url in self.links_to_follow(response)

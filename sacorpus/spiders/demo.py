@@ -12,6 +12,7 @@ from typing import Any
 
 from scrapy.http import Request
 
+from sacorpus.demo.comments import demo_replay
 from sacorpus.demo.server import SiteServer
 from sacorpus.demo.site import build_site
 from sacorpus.spiders.base import PublicationSpider
@@ -27,15 +28,22 @@ class DemoSpider(PublicationSpider):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._server: SiteServer | None = None
+        self._comment_api: str | None = None  # the demo site's own Disqus-style API
 
     async def start(self) -> AsyncIterator[Request]:
         if not self.source_base:
             self._server = SiteServer(build_site())
             self._server.start()
+            self._comment_api = demo_replay().install(self._server, "/disqus")
             self.base_url_arg = self._server.base_url
             logger.info("demo site served at %s", self._server.base_url)
         async for request in super().start():
             yield request
+
+    @property
+    def comment_api_base(self) -> str | None:
+        """The demo site answers the Disqus API itself when the spider serves it."""
+        return self._comment_api or super().comment_api_base
 
     def closed(self, reason: str) -> None:
         super().closed(reason)

@@ -235,7 +235,10 @@ class ArticleStorage(CorpusQueries, Connection):
         """Re-import the spill file left by an outage; renames it ``*.imported-<ts>`` when done."""
         from sacorpus.storage.spill import import_spill_file  # the spill module builds on this one
 
-        return import_spill_file(self, self.spill_path)
+        restored = import_spill_file(self, self.spill_path)
+        if isinstance(self, CommentStorage):
+            restored += self.import_comment_spill()
+        return restored
 
 
 class RunState(Connection):
@@ -336,8 +339,66 @@ class DedupIndex(Connection):
         """Write one batch for :meth:`dedup_bulk_load`; returns how many fingerprints it added."""
 
 
-class ArticleStore(ArticleStorage, RunState, DedupIndex):
-    """A storage backend: articles, run state and the dedup index behind one connection.
+class CommentStorage(Connection):
+    """Reader comments by ``url`` (their permalink), and the poll state of their threads.
+
+    Kept apart from the articles (their own table or collection): the corpus commands read one register
+    or the other (``--comments`` / ``--articles``) and never mix their counts.
+    """
+
+    spill_path: str | None = None
+
+    @abstractmethod
+    def upsert_comments(self, records: list[dict[str, Any]]) -> dict[str, int]:
+        """Insert or update each record by ``url`` (see ``comment_records.merge_comment``); returns how many were
+        ``new``, ``updated`` and ``unchanged``."""
+
+    @abstractmethod
+    def get_comment(self, url: str) -> dict[str, Any] | None: ...
+
+    @abstractmethod
+    def has_comments(self, urls: Iterable[str]) -> set[str]:
+        """The subset of comment ``urls`` already stored."""
+
+    @abstractmethod
+    def count_comments(self, publication: str | None = None) -> int: ...
+
+    @abstractmethod
+    def iter_comments(
+        self,
+        publication: str | None = None,
+        fields: Iterable[str] | None = None,
+        batch_size: int = 500,
+    ) -> Iterator[dict[str, Any]]:
+        """All comments grouped by article, oldest first within a thread, ``batch_size`` at a time."""
+
+    @abstractmethod
+    def get_thread(self, key: str) -> dict[str, Any] | None:
+        """The poll state of one thread (see :mod:`sacorpus.sources.comment_threads`)."""
+
+    @abstractmethod
+    def set_thread(self, record: Mapping[str, Any]) -> None:
+        """Insert or replace a thread's poll state by ``key`` (``publication``, ``article_url``,
+        ``done`` and ``next_poll`` are queried)."""
+
+    @abstractmethod
+    def due_threads(self, publication: str, now: str, limit: int = 1000) -> list[dict[str, Any]]:
+        """Threads of ``publication`` not done whose ``next_poll`` is at or before ``now``, oldest due first."""
+
+    @abstractmethod
+    def articles_with_threads(self, article_urls: Iterable[str]) -> set[str]:
+        """The subset of ``article_urls`` whose comment threads are known (found once already)."""
+
+    def import_comment_spill(self) -> int:
+        """Re-import the comments spilled during an outage, exactly as spilled (the spill module's rules)."""
+        from sacorpus.storage.comment_records import CommentSpillView, comment_spill_path
+        from sacorpus.storage.spill import import_spill_file
+
+        return import_spill_file(CommentSpillView(self), comment_spill_path(self.spill_path))
+
+
+class ArticleStore(ArticleStorage, RunState, DedupIndex, CommentStorage):
+    """A storage backend: articles, run state, the dedup index and reader comments behind one connection.
 
     Components depend on the part they use (:class:`ArticleStorage`, :class:`RunState`,
     :class:`DedupIndex`); a backend implements all three and passes the one contract suite.

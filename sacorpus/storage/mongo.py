@@ -35,6 +35,7 @@ from sacorpus.storage.base import (
 )
 from sacorpus.storage.counts import StoreFilter, search_terms
 from sacorpus.storage.layout import LayoutError, join_record, split_record
+from sacorpus.storage.mongo_comments import MongoComments, create_comment_indexes
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
 from sacorpus.storage.mongo_index import COUNTS_READY, TERMS_READY, MongoCorpusIndex, mongo_where
 from sacorpus.storage.mongo_runs import MongoRunRecords
@@ -127,7 +128,7 @@ _INDEXED_CHANGE = frozenset(
 )
 
 
-class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, ArticleStore):
+class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoComments, ArticleStore):
     """Articles, state and the dedup index in a MongoDB (or SecantusDB) database."""
 
     def __init__(
@@ -198,6 +199,7 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, ArticleStor
                 db.dedup_docs.create_index([(name, ASCENDING)])
             db.run_health.create_index([("publication", ASCENDING), ("finished_at", ASCENDING)])
             self._init_ready(db)
+            create_comment_indexes(db)
         except PyMongoError as exc:
             raise StorageError(f"cannot open {self!r}: {exc}") from exc
         self._client, self._db = client, db

@@ -32,6 +32,7 @@ from sacorpus.storage.base import (
 )
 from sacorpus.storage.counts import StoreFilter
 from sacorpus.storage.layout import LayoutError, join_record, pack_document, split_record, unpack_document
+from sacorpus.storage.sqlite_comments import COMMENTS_SCHEMA, SQLiteComments
 from sacorpus.storage.sqlite_dedup import SQLiteDedupIndex, chunks, migrate_dedup
 from sacorpus.storage.sqlite_index import (
     FTS_READY,
@@ -114,7 +115,7 @@ _STORED = (*_COLUMNS, "data", "body", "html_z", "tokens_z", "token_count", "word
 _INDEX_FIELDS = ("url", "publication", "published_at", "language", "dedup_label", "title", "text", "tokens")
 
 
-class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
+class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteComments, ArticleStore):
     """Articles, state and the dedup index in one SQLite file."""
 
     dedup_bulk_batch_size = 5000  # one write transaction per batch
@@ -174,6 +175,7 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, Article
             conn.execute(f"PRAGMA mmap_size={int(self.cache_mb) * 4 * 1024 * 1024}")
             conn.executescript(_SCHEMA)
             conn.executescript(RUNS_SCHEMA)
+            conn.executescript(COMMENTS_SCHEMA)
             columns = {row[1] for row in conn.execute("PRAGMA table_info(articles)")}
             for name, kind in _ADDED.items():  # a store made before these columns existed
                 if name not in columns:

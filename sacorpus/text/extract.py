@@ -180,6 +180,9 @@ def _clean_lines(text: str) -> str:
     return "\n".join(out)
 
 
+clean_lines = _clean_lines  # the public name: comments are cleaned line by line the same way
+
+
 def classify_page(text: str, url: str | None, meta: Metadata) -> str:
     """Label what the page is; a short or gallery page is kept and labelled, not dropped."""
     hints = " ".join(meta.page_types)

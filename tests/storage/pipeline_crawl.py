@@ -16,7 +16,7 @@ from typing import Any
 from scrapy import Spider
 from scrapy.crawler import CrawlerProcess
 
-from sacorpus.items import Article
+from sacorpus.items import Article, Comment
 
 
 class FixtureSpider(Spider):
@@ -39,12 +39,19 @@ class FixtureSpider(Spider):
         for n, record in enumerate(records):
             if self.lock_after and n == int(self.lock_after):
                 await self._take_lock(n)
+            if "article_url" in record:  # a reader comment
+                yield Comment(**record)
+                continue
             body = record.pop("body", None)
             yield Article(**record, body=body.encode("utf-8") if body is not None else None)
 
     async def _take_lock(self, stored: int) -> None:
         for _ in range(400):  # the store stage writes in the background: wait until it has
-            if (self.crawler.stats.get_value("sacorpus/store/stored") or 0) >= stored:
+            stats = self.crawler.stats
+            done = (stats.get_value("sacorpus/store/stored") or 0) + (
+                stats.get_value("sacorpus/comments/store/stored") or 0
+            )
+            if done >= stored:
                 break
             await asyncio.sleep(0.025)
         self._lock = sqlite3.connect(self.lock_db, isolation_level=None)
@@ -62,6 +69,7 @@ def main(argv: list[str]) -> int:
         "ITEM_PIPELINES": {
             "sacorpus.pipelines.dedup.DedupPipeline": 600,
             "sacorpus.pipelines.store.StorePipeline": 900,
+            "sacorpus.pipelines.comments.CommentStorePipeline": 890,
         },
         "EXTENSIONS": {"sacorpus.storage.shared.SharedStore": 100},
         "TELNETCONSOLE_ENABLED": False,

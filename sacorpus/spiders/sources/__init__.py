@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy.http import Request, Response
 
 from sacorpus.spiders.sources.base import Source
+from sacorpus.spiders.sources.comments import CommentSource
 from sacorpus.spiders.sources.feed import FeedSource
 from sacorpus.spiders.sources.polling import Polls
 from sacorpus.spiders.sources.robots import RobotsSource
@@ -35,6 +36,7 @@ SOURCES: tuple[type[Source], ...] = (
     SectionSource,
     WaybackCdxSource,
     WaybackHomepageSource,
+    CommentSource,
 )
 
 #: the kinds ``-a sources=...`` can name (several classes may share one, as the two Wayback ones do)
