@@ -280,6 +280,10 @@ class SQLiteStore(SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         fields = dict(fields)
         fields.pop("url", None)
+        if not fields.keys() & {"body", "html"}:
+            updated = self._update_data(url, fields)
+            if updated is not None:
+                return updated
         with self._cursor(write=True) as cur:
             row = cur.execute("SELECT data, body, html_z FROM articles WHERE url=?", (url,)).fetchone()
             if row is None:
@@ -292,6 +296,27 @@ class SQLiteStore(SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
                 ),
                 _row_for(record),
             )
+        return True
+
+    def _update_data(self, url: str, fields: Mapping[str, Any]) -> bool | None:
+        """Fields other than the body and HTML: only the JSON and the indexed columns are rewritten.
+
+        Why: a relabel (ingest, ``scrapy dedup --rebuild``) rewrote the whole row, decompressing and
+        compressing the body and the HTML again; that was most of a rebuild's time. None for a row
+        that still keeps its HTML in the JSON (written before the HTML had its own column): the whole
+        row is rewritten then, which moves it.
+        """
+        with self._cursor(write=True) as cur:
+            row = cur.execute("SELECT data FROM articles WHERE url=?", (url,)).fetchone()
+            if row is None:
+                return False
+            record = self._record(row[0], None)
+            if record.get("html") is not None:
+                return None
+            record.update(fields)
+            values = _row_for(record)[: len(_COLUMNS) + 1]  # no body nor HTML: neither was read
+            columns = ", ".join(f"{c}=?" for c in (*_COLUMNS[1:], "data"))
+            cur.execute(f"UPDATE articles SET {columns} WHERE url=?", (*values[1:], url))
         return True
 
     # --- state -----------------------------------------------------------------------------------
