@@ -53,7 +53,9 @@ article = ['/news/\\d{4}/\\d{2}/\\d{2}/page-\\d+$']
 
 def page_files(data: Path) -> list[Path]:
     ex = data / "extraction"
-    files = sorted((ex / "trafilatura_eval").glob("*/*.html.gz")) + sorted((ex / "fundus_dev" / "raw").rglob("*.html.gz"))
+    files = sorted((ex / "trafilatura_eval").glob("*/*.html.gz")) + sorted(
+        (ex / "fundus_dev" / "raw").rglob("*.html.gz")
+    )
     if not files:
         raise SystemExit(f"no pages under {ex}")
     return files
@@ -83,7 +85,11 @@ class RealPages:
         if path.startswith("/sitemap-") and path.endswith(".xml"):
             k = int(path[len("/sitemap-") : -4])
             urls = range(k * PER_SITEMAP, min(self.n, (k + 1) * PER_SITEMAP))
-            return 200, xml, _xml("urlset", "".join(f"<url><loc>{self.base}{page_path(i)}</loc></url>" for i in urls))
+            return (
+                200,
+                xml,
+                _xml("urlset", "".join(f"<url><loc>{self.base}{page_path(i)}</loc></url>" for i in urls)),
+            )
         if path.startswith("/news/") and "/page-" in path:
             i = int(path.rsplit("-", 1)[1]) - 100000
             if 0 <= i < self.n:
@@ -229,15 +235,21 @@ def profile_summary(path: Path, pages: int) -> None:
     shown = 0
     for (file, line, fn), (_cc, _nc, _tt, ct, _callers) in rows:
         if "sacorpus" in file or "trafilatura" in file or "lxml" in file or "justext" in file:
-            print(f"  {1000 * ct / pages:8.2f}  {fn} ({file.split('site-packages/')[-1].split('wt-i16crawl/')[-1]}:{line})")
+            print(
+                f"  {1000 * ct / pages:8.2f}  {fn} ({file.split('site-packages/')[-1].split('wt-i16crawl/')[-1]}:{line})"
+            )
             shown += 1
         if shown >= 40:
             break
     print("\nown CPU-ms per page, costliest functions:")
     for (file, line, fn), (_cc, _nc, tt, _ct, _callers) in sorted(
-        st.stats.items(), key=lambda kv: kv[1][2], reverse=True  # type: ignore[attr-defined]
+        st.stats.items(),
+        key=lambda kv: kv[1][2],
+        reverse=True,  # type: ignore[attr-defined]
     )[:25]:
-        print(f"  {1000 * tt / pages:8.2f}  {fn} ({file.split('site-packages/')[-1].split('wt-i16crawl/')[-1]}:{line})")
+        print(
+            f"  {1000 * tt / pages:8.2f}  {fn} ({file.split('site-packages/')[-1].split('wt-i16crawl/')[-1]}:{line})"
+        )
     own: dict[str, float] = {}
     for (file, _line, _fn), (_cc, _nc, tt, _ct, _callers) in st.stats.items():  # type: ignore[attr-defined]
         stage = next((s for frag, s in STAGES.items() if frag in file), "other")
@@ -291,7 +303,9 @@ def main() -> int:
         pages.base = server.base_url
         server.add_route("/", pages)
         print(f"{args.pages} pages ({len(files)} distinct real pages) from {server.base_url}")
-        reports = {k: run_child(k, server.base_url, work, args) for k in ("bare", "whole") if args.only in (None, k)}
+        reports = {
+            k: run_child(k, server.base_url, work, args) for k in ("bare", "whole") if args.only in (None, k)
+        }
         for kind, r in reports.items():
             n = max(1, r["pages"])
             print(
@@ -303,7 +317,9 @@ def main() -> int:
             bare, whole = reports["bare"], reports["whole"]
             per = [1000 * r["cpu_s"] / max(1, r["pages"]) for r in (bare, whole)]
             total = 1000 * (whole["cpu_s"] + whole["workers_cpu_s"]) / max(1, whole["pages"])
-            print(f"ratio whole/bare: {per[1] / per[0]:.2f}x main process, {total / per[0]:.2f}x with workers")
+            print(
+                f"ratio whole/bare: {per[1] / per[0]:.2f}x main process, {total / per[0]:.2f}x with workers"
+            )
         if args.profile and "whole" in reports:
             profile_summary(work / "whole.prof", max(1, reports["whole"]["pages"]))
     return 0

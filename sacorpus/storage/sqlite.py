@@ -168,6 +168,7 @@ class SQLiteStore(SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
             raise StorageError(f"{self!r} is not open")
         with self._lock:
             cur = self._conn.cursor()
+            write = write and not self._conn.in_transaction  # inside batched(): its transaction
             try:
                 if write:
                     cur.execute("BEGIN IMMEDIATE")
@@ -184,6 +185,12 @@ class SQLiteStore(SQLiteDedupIndex, SQLiteRunRecords, ArticleStore):
                 raise
             finally:
                 cur.close()
+
+    @contextmanager
+    def batched(self) -> Iterator[None]:
+        """One write transaction for every write inside (see ``ArticleStore.batched``); all or nothing."""
+        with self._cursor(write=True):
+            yield
 
     # --- articles --------------------------------------------------------------------------------
 

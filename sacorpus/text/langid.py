@@ -95,7 +95,6 @@ def normalize_for_model(text: str) -> str:
 _model_lock = threading.Lock()
 
 
-
 def _cld2(text: str) -> tuple[str, int, bool]:
     """CLD2's top language (project code), its percent of the text, and its reliability flag."""
     import pycld2
@@ -173,9 +172,7 @@ def identify_many(texts: list[str]) -> list[tuple[str, float]]:
     """:func:`identify` of each text, the model scoring them all in one vectorised pass."""
     prepared = [_prepare(text) for text in texts]
     scored = iter(load_model().predict_many([p[1] for p in prepared if p is not None]))
-    return [
-        _decide(p[0], p[1], next(scored)) if p is not None else (UNDETERMINED, 0.0) for p in prepared
-    ]
+    return [_decide(p[0], p[1], next(scored)) if p is not None else (UNDETERMINED, 0.0) for p in prepared]
 
 
 def _prepare(text: str) -> tuple[str, str] | None:

@@ -132,7 +132,7 @@ class NBModel:
 
     def scores(self, normalized: str) -> tuple[np.ndarray, int, int]:
         """Summed log-likelihood per language, how many n-grams were known, and how many in all."""
-        (total, count, n_all), = self.scores_many([normalized])
+        ((total, count, n_all),) = self.scores_many([normalized])
         return total, count, n_all
 
     def scores_many(self, texts: list[str]) -> list[tuple[np.ndarray, int, int]]:

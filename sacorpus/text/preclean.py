@@ -306,9 +306,7 @@ def parse_html(html: str, problems: list[str] | None = None) -> etree._Element |
     """
     if not html or not html.strip():
         return None
-    parser = etree.HTMLParser(
-        remove_comments=True, remove_pis=True, collect_ids=False, default_doctype=False
-    )
+    parser = etree.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False, default_doctype=False)
     parser.set_element_class_lookup(_HTML_CLASSES)
     if html.lstrip().startswith("<?xml"):
         html = re.sub(r"^\s*<\?xml[^>]*>", "", html)
