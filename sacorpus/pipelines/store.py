@@ -149,7 +149,9 @@ class BatchedStoreStage:
     async def process_item(self, item: Any) -> Any:
         if not self.takes(item):
             return item
-        self._buffer.append(ItemAdapter(item).asdict())
+        # a shallow copy: the item is done with once it reaches this last stage, and a deep copy of its
+        # token lists cost more CPU than the write itself
+        self._buffer.append(dict(ItemAdapter(item)))
         if len(self._buffer) >= self.batch_size:
             self._start_flush()  # written in the background: an outage never holds up the pipeline
         return item

@@ -22,6 +22,7 @@ import os
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, Self
 
@@ -187,6 +188,14 @@ class ArticleStorage(CorpusQueries, Connection):
     @abstractmethod
     def get(self, url: str) -> dict[str, Any] | None:
         """The stored record (``body`` as bytes again) or None."""
+
+    def batched(self) -> AbstractContextManager[None]:
+        """Writes made inside go to the store as one transaction where the backend has them (SQLite).
+
+        Why: ``scrapy dedup --rebuild`` writes an index entry and a label per article; one commit per
+        article wrote the same index pages to the journal again and again. Elsewhere: no grouping.
+        """
+        return nullcontext()
 
     @abstractmethod
     def has_urls(self, urls: Iterable[str]) -> set[str]:

@@ -201,6 +201,7 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
             raise StorageError(f"{self!r} is not open")
         with self._lock:
             cur = self._conn.cursor()
+            write = write and not self._conn.in_transaction  # inside batched(): its transaction
             try:
                 if write:
                     cur.execute("BEGIN IMMEDIATE")
@@ -217,6 +218,12 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
                 raise
             finally:
                 cur.close()
+
+    @contextmanager
+    def batched(self) -> Iterator[None]:
+        """One write transaction for every write inside (see ``ArticleStore.batched``); all or nothing."""
+        with self._cursor(write=True):
+            yield
 
     # --- articles --------------------------------------------------------------------------------
 

@@ -14,6 +14,8 @@ import unicodedata
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
+import numpy as np
+
 from sacorpus.sources.urls import canonicalize
 
 _WS = re.compile(r"\s+")
@@ -49,9 +51,9 @@ def text_hash(text: str | None) -> str | None:
 
 
 @functools.lru_cache(maxsize=65536)
-def _word_bits(word: str) -> str:
-    """A word's 64-bit hash as a string of 0/1 (cached: news vocabulary repeats)."""
-    return f"{hash64(word) & 0xFFFFFFFFFFFFFFFF:064b}"
+def _word_hash(word: str) -> int:
+    """A word's 64-bit hash, unsigned (cached: news vocabulary repeats)."""
+    return hash64(word) & 0xFFFFFFFFFFFFFFFF
 
 
 def simhash64(norm_sentence: str) -> int:
@@ -59,7 +61,9 @@ def simhash64(norm_sentence: str) -> int:
 
     Two wordings of one sentence that differ in a word or two are a few bits apart; unrelated
     sentences about 32 bits apart (measured on real news text: 14 bits separates 89% of two-word
-    rewordings from all but 0.05% of unrelated pairs).
+    rewordings from all but 0.05% of unrelated pairs). A bit is set where more than half of the
+    words' hashes set it; the bits are counted in one numpy pass (counting them a column of 0/1
+    characters at a time was most of the time ``scrapy dedup --rebuild`` took).
     """
     words = norm_sentence.split()
     if len(words) <= 2 and len(norm_sentence) >= 8 and _UNSPACED.search(norm_sentence):
@@ -69,10 +73,9 @@ def simhash64(norm_sentence: str) -> int:
         words = [text[i : i + 2] for i in range(len(text) - 1)]
     if not words:
         return 0
-    half = len(words) / 2
-    columns = zip(*(_word_bits(w) for w in words), strict=True)
-    bits = "".join("1" if col.count("1") > half else "0" for col in columns)
-    return int.from_bytes(int(bits, 2).to_bytes(8, "big"), "big", signed=True)
+    hashes = np.fromiter(map(_word_hash, words), dtype=">u8", count=len(words))
+    counts = np.unpackbits(hashes.view(np.uint8).reshape(-1, 8), axis=1).sum(axis=0)
+    return int.from_bytes(np.packbits(counts > len(words) / 2).tobytes(), "big", signed=True)
 
 
 def split_sentences(text: str, offsets: Sequence[Sequence[int]] | None = None) -> list[str]:

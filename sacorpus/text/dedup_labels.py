@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, OrderedDict
 from collections.abc import Mapping
+from itertools import islice
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -221,12 +222,15 @@ def rebuild_index(
     labels: Counter[str] = Counter()
     labeller = Labeller(store, config)
     total = store.count()
+    records = store.iter_articles(fields=_FIELDS, batch_size=batch_size)
     with tqdm(total=total, unit="article", desc="dedup --rebuild", disable=not progress) as bar:
-        for record in store.iter_articles(fields=_FIELDS, batch_size=batch_size):
-            result = labeller.label(record)
-            labels[result.label if result is not None else "no_text"] += 1
-            store.update_fields(record["url"], _label_fields(result))
-            bar.update(1)
+        while chunk := list(islice(records, batch_size)):
+            with store.batched():  # one commit per chunk, not two per article
+                for record in chunk:
+                    result = labeller.label(record)
+                    labels[result.label if result is not None else "no_text"] += 1
+                    store.update_fields(record["url"], _label_fields(result))
+            bar.update(len(chunk))
     return _final_counts(store, labels, labeller.relabelled)
 
 

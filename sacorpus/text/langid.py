@@ -19,15 +19,22 @@ Everything here is pure Python + numpy; the model loads lazily, once per process
 from __future__ import annotations
 
 import logging
-import math
 import re
 import threading
 import unicodedata
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
-import numpy as np
+from sacorpus.text.langid_model import (
+    MODEL_RESOURCE,
+    NGRAM_ORDERS,
+    UNDETERMINED,
+    NBModel,
+    char_ngrams,
+    gram_hash,
+    load_model,
+    text_gram_hashes,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -50,9 +57,6 @@ DATASET_LABELS: dict[str, str] = {
     "zul": "zu",
 }
 
-MODEL_RESOURCE = "langid_sa_nb.npz"
-UNDETERMINED = "und"
-NGRAM_ORDERS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 #: Only the first characters of a long text are scored: enough for a confident answer, bounded time.
 MAX_CHARS = 2000
 #: Fewer letters than this and no one can tell the language.
@@ -88,154 +92,7 @@ def normalize_for_model(text: str) -> str:
     return f" {text} " if text else ""
 
 
-def char_ngrams(normalized: str, orders: tuple[int, ...] = NGRAM_ORDERS) -> list[str]:
-    """All character n-grams of the given orders (spaces included: they mark word edges)."""
-    n_chars = len(normalized)
-    grams: list[str] = []
-    for n in orders:
-        grams += [normalized[i : i + n] for i in range(n_chars - n + 1)]
-    return grams
-
-
-_HASH_BASE = 1_000_003
-_MASK64 = (1 << 64) - 1
-
-
-def gram_hash(gram: str) -> int:
-    """64-bit polynomial hash of an n-gram, equal to what :func:`text_gram_hashes` computes."""
-    h = 0
-    for ch in gram:
-        h = (h * _HASH_BASE + ord(ch)) & _MASK64
-    return (h * _HASH_BASE + len(gram)) & _MASK64
-
-
-def text_gram_hashes(normalized: str, orders: tuple[int, ...] = NGRAM_ORDERS) -> np.ndarray:
-    """Hashes of all the character n-grams of ``normalized`` (as :func:`char_ngrams` lists them)."""
-    codes = np.frombuffer(normalized.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
-    n_chars = len(codes)
-    base = np.uint64(_HASH_BASE)
-    parts = []
-    for n in orders:
-        count = n_chars - n + 1
-        if count <= 0:
-            continue
-        h = np.zeros(count, dtype=np.uint64)
-        for k in range(n):
-            h = h * base + codes[k : k + count]
-        parts.append(h * base + np.uint64(n))
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
-
-
-@dataclass(frozen=True)
-class NBModel:
-    """A multinomial Naive Bayes over character n-grams: log P(gram | language) per row."""
-
-    languages: tuple[str, ...]
-    index: dict[str, int]
-    logp: np.ndarray  # (n_features, n_languages) float32
-    log_prior: np.ndarray  # (n_languages,)
-    #: per-n-gram mean log-likelihood below which a text is "unlike anything the model knows"
-    ood_threshold: float
-    #: multiplier on the per-n-gram mean log-likelihood margin, for a calibrated probability
-    temperature: float
-    #: text CLD2 confidently puts outside the SA set is taken back only above this fit
-    override_threshold: float
-    #: log-probability charged in the fit for an n-gram the model does not know (its lowest value)
-    unseen_logp: float
-    #: the character n-gram orders the model counts
-    orders: tuple[int, ...] = NGRAM_ORDERS
-
-    def __post_init__(self) -> None:
-        # Exact lookup, vectorised: every feature's 64-bit polynomial hash, sorted, so a text's
-        # n-grams are found with one numpy searchsorted instead of a dict lookup per n-gram.
-        hashes = np.fromiter((gram_hash(g) for g in self.index), dtype=np.uint64, count=len(self.index))
-        rows = np.fromiter(self.index.values(), dtype=np.int64, count=len(self.index))
-        order = np.argsort(hashes, kind="stable")
-        object.__setattr__(self, "_hashes", hashes[order])
-        object.__setattr__(self, "_rows", rows[order])
-
-    def scores(self, normalized: str) -> tuple[np.ndarray, int, int]:
-        """Summed log-likelihood per language, how many n-grams were known, and how many in all."""
-        grams = text_gram_hashes(normalized, self.orders)
-        n_all = len(grams)
-        hashes: np.ndarray = self._hashes  # type: ignore[attr-defined]
-        if n_all == 0 or len(hashes) == 0:
-            return np.zeros(len(self.languages), dtype=np.float64), 0, n_all
-        pos = np.searchsorted(hashes, grams)
-        np.minimum(pos, len(hashes) - 1, out=pos)
-        known = hashes[pos] == grams
-        rows = self._rows[pos[known]]  # type: ignore[attr-defined]
-        if len(rows) == 0:
-            return np.zeros(len(self.languages), dtype=np.float64), 0, n_all
-        total = self.logp[rows].sum(axis=0, dtype=np.float64)
-        return total, len(rows), n_all
-
-    def predict(self, normalized: str) -> tuple[str, float, float]:
-        """(language, probability, fit): fit is the winner's mean log-likelihood per n-gram.
-
-        Unknown n-grams count in the fit at the model's lowest log-probability, so text in another
-        script or an unrelated language (few known n-grams) fits badly instead of looking perfect.
-        """
-        total, count, n_all = self.scores(normalized)
-        if count == 0:
-            return UNDETERMINED, 0.0, -math.inf
-        mean = total / count
-        # A calibrated posterior: scaled mean margins (the raw NB posterior is always ~1.0).
-        z = (mean - mean.max()) * self.temperature * math.sqrt(count)
-        probs = np.exp(z)
-        probs /= probs.sum()
-        best = int(np.argmax(total))
-        fit = (float(total[best]) + (n_all - count) * self.unseen_logp) / n_all
-        return self.languages[best], float(probs[best]), fit
-
-    @classmethod
-    def from_npz(cls, data: Any) -> NBModel:
-        features = bytes(data["features"].tobytes()).decode("utf-8").split("\n")
-        languages = tuple(str(x) for x in bytes(data["languages"].tobytes()).decode("utf-8").split("\n"))
-        params = data["params"]
-        return cls(
-            languages=languages,
-            index={g: i for i, g in enumerate(features)},
-            logp=data["logp"].astype(np.float32),
-            log_prior=data["log_prior"].astype(np.float64),
-            ood_threshold=float(params[0]),
-            temperature=float(params[1]),
-            override_threshold=float(params[2]),
-            unseen_logp=float(data["logp"].min()),
-            orders=tuple(range(1, int(params[3]) + 1)) if len(params) > 3 else NGRAM_ORDERS,
-        )
-
-    def to_npz_arrays(self) -> dict[str, np.ndarray]:
-        features = [""] * len(self.index)
-        for gram, i in self.index.items():
-            features[i] = gram
-        return {
-            "features": np.frombuffer("\n".join(features).encode("utf-8"), dtype=np.uint8),
-            "languages": np.frombuffer("\n".join(self.languages).encode("utf-8"), dtype=np.uint8),
-            "logp": self.logp.astype(np.float16),
-            "log_prior": self.log_prior.astype(np.float32),
-            "params": np.asarray(
-                [self.ood_threshold, self.temperature, self.override_threshold, max(self.orders)],
-                dtype=np.float64,
-            ),
-        }
-
-
-_model: NBModel | None = None
 _model_lock = threading.Lock()
-
-
-def load_model() -> NBModel:
-    """The shipped model, loaded on first use and kept for the life of the process."""
-    global _model
-    if _model is None:
-        with _model_lock:
-            if _model is None:
-                ref = resources.files("sacorpus.models").joinpath(MODEL_RESOURCE)
-                with ref.open("rb") as fh, np.load(fh, allow_pickle=False) as data:
-                    _model = NBModel.from_npz(data)
-                logger.debug("loaded %s: %d features", MODEL_RESOURCE, len(_model.index))
-    return _model
 
 
 def _cld2(text: str) -> tuple[str, int, bool]:
@@ -308,18 +165,35 @@ def _looks_afrikaans(normalized: str) -> bool:
 
 def identify(text: str) -> tuple[str, float]:
     """The language of ``text`` and a probability in [0, 1]; ``("und", 0.0)`` when it cannot tell."""
+    return identify_many([text])[0]
+
+
+def identify_many(texts: list[str]) -> list[tuple[str, float]]:
+    """:func:`identify` of each text, the model scoring them all in one vectorised pass."""
+    prepared = [_prepare(text) for text in texts]
+    scored = iter(load_model().predict_many([p[1] for p in prepared if p is not None]))
+    return [_decide(p[0], p[1], next(scored)) if p is not None else (UNDETERMINED, 0.0) for p in prepared]
+
+
+def _prepare(text: str) -> tuple[str, str] | None:
+    """(text with one spelling of Afrikaans' "'n", its normalized form); None with too few letters."""
     if not text:
-        return UNDETERMINED, 0.0
+        return None
     # Afrikaans' indefinite article as official texts write it ("ŉ", U+0149, or "ʼn"): one spelling,
     # the one the model and CLD2 know ("'n"); CLD2 otherwise reads such short texts as Dutch
     text = text.replace("\u0149", "'n").replace("\u02bcn", "'n")
     normalized = normalize_for_model(text)
     letters = len(normalized) - normalized.count(" ") - normalized.count("'")
     if letters < MIN_LETTERS:
-        return UNDETERMINED, 0.0
+        return None
+    return text, normalized
+
+
+def _decide(text: str, normalized: str, predicted: tuple[str, float, float]) -> tuple[str, float]:
+    """CLD2 first, the SA model (``predicted``) for what CLD2 calls South African or cannot place."""
     cld2_code, percent, reliable = _cld2(text)
     model = load_model()
-    lang, prob, fit = model.predict(normalized)
+    lang, prob, fit = predicted
     if cld2_code in SA_LANGUAGES:
         # CLD2 sees a South African language: the SA model decides which one.
         if lang != UNDETERMINED and fit >= model.ood_threshold:
@@ -374,12 +248,11 @@ def identify_paragraphs(paragraphs: list[str]) -> ArticleLanguage:
     weight: dict[str, float] = {}
     confident: dict[str, float] = {}
     prob_sum: dict[str, float] = {}
-    for paragraph in paragraphs:
-        lang, prob = identify(paragraph)
+    for paragraph, (lang, prob) in zip(paragraphs, identify_many(paragraphs), strict=True):
         results.append((lang, round(prob, 4)))
         if lang == UNDETERMINED:
             continue
-        letters = sum(ch.isalpha() for ch in paragraph)
+        letters = sum(map(str.isalpha, paragraph))
         weight[lang] = weight.get(lang, 0.0) + letters
         prob_sum[lang] = prob_sum.get(lang, 0.0) + letters * prob
         if prob >= MIXED_MIN_PROB and letters >= MIXED_MIN_LETTERS:
@@ -393,3 +266,22 @@ def identify_paragraphs(paragraphs: list[str]) -> ArticleLanguage:
     confident_total = sum(confident.values()) or 1.0
     mixed = sum(1 for v in confident.values() if v / confident_total >= MIXED_MIN_SHARE) >= 2
     return ArticleLanguage(language, probability, results, mixed, shares)
+
+
+__all__ = [
+    "DATASET_LABELS",
+    "MODEL_RESOURCE",
+    "NGRAM_ORDERS",
+    "SA_LANGUAGES",
+    "UNDETERMINED",
+    "ArticleLanguage",
+    "NBModel",
+    "char_ngrams",
+    "gram_hash",
+    "identify",
+    "identify_many",
+    "identify_paragraphs",
+    "load_model",
+    "normalize_for_model",
+    "text_gram_hashes",
+]

@@ -1,0 +1,329 @@
+"""What a crawl costs per page: the whole sacorpus pipeline against a bare Scrapy + trafilatura spider.
+
+Both crawls fetch the same N real pages (``<data>/extraction``: the trafilatura evaluation pages and the
+Fundus pages, cycled when N is larger, each copy under its own URL) from one loopback SiteServer that
+lists them in a sitemap index, in the same run, each in a child process of its own:
+
+  bare    a plain Scrapy SitemapSpider calling ``trafilatura.extract`` on each page (no store)
+  whole   ``scrapy crawl bench -a base_url=...`` with the project's settings: every pipeline stage,
+          the dedup index and the SQLite store (a publication file written for the run, no rules)
+
+For each: CPU-ms per page in the crawl's process from engine start to engine stop (and in its worker
+processes, if any), peak RSS, RSS after every 1,000 pages (flat or growing), pages stored, and the
+ratio whole / bare. ``--profile`` runs the whole crawl under cProfile and prints the costliest
+functions, grouped by pipeline stage, to see where the time goes.
+
+    python benchmarks/crawl_cost.py [DATA] [--pages 990] [--profile] [--only whole] [-s NAME=VALUE ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from email.message import Message
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+PER_SITEMAP = 1000  # below SACORPUS_SOURCE_MAX_ENTRIES: every page is listed and fetched
+PUBLICATION = """name = "Crawl cost bench"
+home = "http://bench.sacorpus.invalid/"
+domains = ["bench.sacorpus.invalid"]
+languages = ["en"]
+country = "ZA"
+description = "Real pages served on loopback for the crawl-cost benchmark."
+
+[sources]
+sitemaps = ["http://bench.sacorpus.invalid/sitemap_index.xml"]
+robots = false
+
+[urls]
+article = ['/news/\\d{4}/\\d{2}/\\d{2}/page-\\d+$']
+"""
+
+
+def page_files(data: Path) -> list[Path]:
+    ex = data / "extraction"
+    files = sorted((ex / "trafilatura_eval").glob("*/*.html.gz")) + sorted(
+        (ex / "fundus_dev" / "raw").rglob("*.html.gz")
+    )
+    if not files:
+        raise SystemExit(f"no pages under {ex}")
+    return files
+
+
+def page_path(i: int) -> str:
+    return f"/news/2026/{1 + i % 12:02d}/{1 + i % 28:02d}/page-{100000 + i}"
+
+
+class RealPages:
+    """Answers the sitemap index, its sitemaps and the pages, reading each page from disk when asked
+    (10,000 pages held in memory would weigh on the machine and not on the crawl)."""
+
+    def __init__(self, files: list[Path], n: int) -> None:
+        self.files = files
+        self.n = n
+
+    def __call__(self, raw_path: str, headers: Message) -> tuple[int, dict[str, str], bytes] | None:
+        path = raw_path.split("?")[0]
+        xml = {"Content-Type": "application/xml"}
+        if path == "/sitemap_index.xml":
+            entries = "".join(
+                f"<sitemap><loc>{self.base}/sitemap-{k}.xml</loc></sitemap>"
+                for k in range((self.n + PER_SITEMAP - 1) // PER_SITEMAP)
+            )
+            return 200, xml, _xml("sitemapindex", entries)
+        if path.startswith("/sitemap-") and path.endswith(".xml"):
+            k = int(path[len("/sitemap-") : -4])
+            urls = range(k * PER_SITEMAP, min(self.n, (k + 1) * PER_SITEMAP))
+            return (
+                200,
+                xml,
+                _xml("urlset", "".join(f"<url><loc>{self.base}{page_path(i)}</loc></url>" for i in urls)),
+            )
+        if path.startswith("/news/") and "/page-" in path:
+            i = int(path.rsplit("-", 1)[1]) - 100000
+            if 0 <= i < self.n:
+                body = gzip.decompress(self.files[i % len(self.files)].read_bytes())
+                return 200, {"Content-Type": "text/html"}, body
+        return None
+
+    base = "http://bench.sacorpus.invalid"
+
+
+def _xml(root: str, inner: str) -> bytes:
+    ns = "http://www.sitemaps.org/schemas/sitemap/0.9"
+    return f'<?xml version="1.0" encoding="UTF-8"?><{root} xmlns="{ns}">{inner}</{root}>'.encode()
+
+
+# --- the child processes ------------------------------------------------------------------------
+
+
+class Meter:
+    """CPU from engine start to engine stop, RSS every 1,000 pages, peak RSS: the crawl's own cost."""
+
+    def __init__(self, crawler: Any) -> None:
+        from scrapy import signals
+
+        self.pages = 0
+        self.rss: list[int] = []
+        self.cpu0 = self.cpu1 = 0.0
+        self.kids0 = self.kids1 = 0.0
+        crawler.signals.connect(self.started, signal=signals.engine_started)
+        crawler.signals.connect(self.stopped, signal=signals.engine_stopped)
+        crawler.signals.connect(self.scraped, signal=signals.item_scraped)
+        self.crawler = crawler
+
+    def started(self) -> None:
+        self.cpu0, self.kids0 = time.process_time(), _children_cpu()
+
+    def stopped(self) -> None:
+        self.cpu1, self.kids1 = time.process_time(), _children_cpu()
+
+    def scraped(self, item: Any) -> None:
+        self.pages += 1
+        if self.pages % 1000 == 0:
+            self.rss.append(_rss_mb())
+
+    def report(self) -> dict[str, Any]:
+        stats = self.crawler.stats.get_stats()
+        return {
+            "pages": self.pages,
+            "cpu_s": self.cpu1 - self.cpu0,
+            "workers_cpu_s": self.kids1 - self.kids0 + float(stats.get("sacorpus/workers/cpu_seconds", 0.0)),
+            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "rss_every_1000": self.rss,
+            "stored": stats.get("sacorpus/store/stored", stats.get("item_scraped_count", 0)),
+        }
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def _rss_mb() -> int:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 2**20
+
+
+def child_bare(base: str, out: Path) -> None:
+    import trafilatura
+    from scrapy.crawler import CrawlerProcess
+    from scrapy.spiders import SitemapSpider
+
+    class Bare(SitemapSpider):
+        name = "bare"
+        sitemap_urls = [base + "/sitemap_index.xml"]
+
+        def parse(self, response: Any) -> Any:
+            text = trafilatura.extract(response.text, url=response.url)
+            yield {"url": response.url, "text": text}
+
+    settings = {"LOG_LEVEL": "WARNING", "TELNETCONSOLE_ENABLED": False, "CONCURRENT_REQUESTS": 16}
+    settings["CONCURRENT_REQUESTS_PER_DOMAIN"] = 16
+    process = CrawlerProcess(settings)
+    crawler = process.create_crawler(Bare)
+    meter = Meter(crawler)
+    process.crawl(crawler)
+    process.start()
+    out.write_text(json.dumps(meter.report()))
+
+
+def child_whole(base: str, out: Path, work: Path, extra: list[str], profile: bool) -> None:
+    from scrapy.crawler import CrawlerProcess
+    from scrapy.utils.project import get_project_settings
+
+    os.chdir(REPO)
+    settings = get_project_settings()
+    fast = {"AUTOTHROTTLE_ENABLED": False, "DOWNLOAD_DELAY": 0, "LOG_LEVEL": "WARNING"}
+    fast |= {"CONCURRENT_REQUESTS_PER_DOMAIN": 16, "SACORPUS_HEALTH_ENABLED": False}
+    fast |= {"SACORPUS_SQLITE_PATH": str(work / "corpus.sqlite"), "SACORPUS_JOBDIR_ROOT": str(work / "jobs")}
+    fast |= {"SACORPUS_STORE_SPILL_DIR": str(work / "spill")}
+    for pair in extra:
+        name, _, value = pair.partition("=")
+        fast[name] = value
+    settings.setdict(fast, priority="cmdline")
+    process = CrawlerProcess(settings)
+    crawler = process.create_crawler("bench")
+    meter = Meter(crawler)
+    process.crawl(crawler, base_url=base)
+    if profile:
+        import cProfile
+
+        prof = cProfile.Profile()
+        prof.runcall(process.start)
+        prof.dump_stats(str(work / "whole.prof"))
+    else:
+        process.start()
+    out.write_text(json.dumps(meter.report()))
+
+
+# --- the parent --------------------------------------------------------------------------------
+
+
+STAGES = {  # file fragments -> stage, for the profile summary
+    "trafilatura": "extraction (trafilatura)",
+    "sacorpus/text/extract.py": "extraction (sacorpus)",
+    "sacorpus/text/preclean.py": "preclean",
+    "sacorpus/text/metadata.py": "metadata",
+    "sacorpus/text/decode.py": "decode",
+    "sacorpus/text/langid.py": "language",
+    "sacorpus/text/tokenize.py": "tokenize",
+    "sacorpus/text/analysis.py": "analysis",
+    "sacorpus/text/dedup": "dedup",
+    "sacorpus/storage/": "store",
+    "sacorpus/pipelines/store.py": "store",
+}
+
+
+def profile_summary(path: Path, pages: int) -> None:
+    import pstats
+
+    st = pstats.Stats(str(path))
+    print("\ncostliest functions (cumulative CPU-ms per page, whole crawl):")
+    rows = sorted(st.stats.items(), key=lambda kv: kv[1][3], reverse=True)  # type: ignore[attr-defined]
+    shown = 0
+    for (file, line, fn), (_cc, _nc, _tt, ct, _callers) in rows:
+        if "sacorpus" in file or "trafilatura" in file or "lxml" in file or "justext" in file:
+            print(
+                f"  {1000 * ct / pages:8.2f}  {fn} ({file.split('site-packages/')[-1].split('wt-i16crawl/')[-1]}:{line})"
+            )
+            shown += 1
+        if shown >= 40:
+            break
+    print("\nown CPU-ms per page, costliest functions:")
+    for (file, line, fn), (_cc, _nc, tt, _ct, _callers) in sorted(
+        st.stats.items(),
+        key=lambda kv: kv[1][2],
+        reverse=True,  # type: ignore[attr-defined]
+    )[:25]:
+        print(
+            f"  {1000 * tt / pages:8.2f}  {fn} ({file.split('site-packages/')[-1].split('wt-i16crawl/')[-1]}:{line})"
+        )
+    own: dict[str, float] = {}
+    for (file, _line, _fn), (_cc, _nc, tt, _ct, _callers) in st.stats.items():  # type: ignore[attr-defined]
+        stage = next((s for frag, s in STAGES.items() if frag in file), "other")
+        own[stage] = own.get(stage, 0.0) + tt
+    print("\nown CPU-ms per page by where the code lives:")
+    for stage, tt in sorted(own.items(), key=lambda kv: -kv[1]):
+        print(f"  {1000 * tt / pages:8.2f}  {stage}")
+
+
+def run_child(kind: str, base: str, work: Path, args: argparse.Namespace) -> dict[str, Any]:
+    out = work / f"{kind}.json"
+    env = dict(os.environ, SACORPUS_PUBLICATIONS_DIR=str(work / "publications"))
+    cmd = [sys.executable, __file__, "--child", kind, "--base", base, "--work", str(work), "--out", str(out)]
+    for pair in args.set or []:
+        cmd += ["-s", pair]
+    if args.profile and kind == "whole":
+        cmd.append("--profile")
+    start = time.monotonic()
+    subprocess.run(cmd, check=True, env=env, cwd=REPO)
+    report = dict(json.loads(out.read_text()))
+    report["wall_s"] = time.monotonic() - start
+    return report
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("data", nargs="?", default=str(REPO.parent / "shared" / "data"))
+    parser.add_argument("--pages", type=int, default=990)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--only", choices=["bare", "whole"])
+    parser.add_argument("-s", "--set", action="append", help="a setting for the whole crawl (NAME=VALUE)")
+    parser.add_argument("--child", choices=["bare", "whole"], help=argparse.SUPPRESS)
+    parser.add_argument("--base", help=argparse.SUPPRESS)
+    parser.add_argument("--work", help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child == "bare":
+        child_bare(args.base, Path(args.out))
+        return 0
+    if args.child == "whole":
+        child_whole(args.base, Path(args.out), Path(args.work), args.set or [], args.profile)
+        return 0
+    from sacorpus.demo.server import SiteServer
+
+    files = page_files(Path(args.data))
+    with tempfile.TemporaryDirectory(prefix="crawl-cost-") as tmp, SiteServer({}) as server:
+        work = Path(tmp)
+        (work / "publications").mkdir()
+        (work / "publications" / "bench.toml").write_text(PUBLICATION)
+        pages = RealPages(files, args.pages)
+        pages.base = server.base_url
+        server.add_route("/", pages)
+        print(f"{args.pages} pages ({len(files)} distinct real pages) from {server.base_url}")
+        reports = {
+            k: run_child(k, server.base_url, work, args) for k in ("bare", "whole") if args.only in (None, k)
+        }
+        for kind, r in reports.items():
+            n = max(1, r["pages"])
+            print(
+                f"{kind:6} {r['pages']:6d} pages  {1000 * r['cpu_s'] / n:7.1f} CPU-ms/page main"
+                f"  {1000 * r['workers_cpu_s'] / n:6.1f} in workers  peak {r['peak_mb']:6.0f} MB"
+                f"  wall {r['wall_s']:6.1f} s  RSS per 1000 pages {r['rss_every_1000']}"
+            )
+        if len(reports) == 2:
+            bare, whole = reports["bare"], reports["whole"]
+            per = [1000 * r["cpu_s"] / max(1, r["pages"]) for r in (bare, whole)]
+            total = 1000 * (whole["cpu_s"] + whole["workers_cpu_s"]) / max(1, whole["pages"])
+            print(
+                f"ratio whole/bare: {per[1] / per[0]:.2f}x main process, {total / per[0]:.2f}x with workers"
+            )
+        if args.profile and "whole" in reports:
+            profile_summary(work / "whole.prof", max(1, reports["whole"]["pages"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
