@@ -105,6 +105,7 @@ ITEM_PIPELINES = {
     "sacorpus.pipelines.page.PagePipeline": 300,
     "sacorpus.pipelines.language.LanguagePipeline": 400,
     "sacorpus.pipelines.tokenize.TokenizePipeline": 500,
+    "sacorpus.pipelines.annotate.AnnotatePipeline": 550,  # off unless SACORPUS_ANNOTATE_ENABLED
     "sacorpus.pipelines.dedup.DedupPipeline": 600,
     "sacorpus.pipelines.store.StorePipeline": 900,
 }
@@ -231,3 +232,9 @@ SACORPUS_RENDER_MAX_PAGES = 4  # browser pages open at once (one context, reused
 SACORPUS_RENDER_BLOCK_RESOURCES = ["image", "media", "font"]  # never fetched by the browser: text needs none
 SPLASH_URL = os.environ.get("SPLASH_URL") or None  # a Splash service: http://[user:password@]host:8050
 SACORPUS_SPLASH_WAIT = 2.0  # seconds Splash waits when a publication names wait_for but no wait
+
+# --- part of speech and lemmas (sacorpus.text.tagging): the optional annotate stage (550) --------------
+# Off by default: tagging costs CPU on every article. English and Afrikaans models ship with the package;
+# sentences in other languages stay untagged. `scrapy annotate` tags what is already stored.
+SACORPUS_ANNOTATE_ENABLED = False
+SACORPUS_ANNOTATE_BATCH = 200  # `scrapy annotate`: records read and written per store batch

@@ -1,0 +1,59 @@
+"""``scrapy annotate [--force] [filters]``: give stored articles UPOS tags and lemmas (sacorpus.text.tagging).
+
+Why a command: the annotate stage is off by default, so a corpus crawled without it (or tagged by an
+older model) is tagged here from its stored tokens, with the same code the stage runs. Resumable:
+an article whose ``pos_model`` names only the models shipped now is skipped, and each article is
+written as soon as it is tagged, so an interrupted run picks up where it stopped. ``--force`` tags
+everything again. Progress is shown; the end says how many were tagged, skipped and left untagged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from typing import Any, ClassVar
+
+from sacorpus.corpus.cli import CorpusCommand, ScanCounts
+from sacorpus.corpus.filters import ArticleFilter
+from sacorpus.storage.base import ArticleStore
+from sacorpus.text.tagging.annotate import annotation_fields, current_model_names
+from sacorpus.text.tagging.model import MODEL_LANGUAGES
+
+
+class Command(CorpusCommand):
+    fields = ("url", "tokens", "token_offsets", "sentences", "language", "paragraph_languages", "pos_model")
+    scan_what: ClassVar[str] = "articles read for tagging"
+
+    def syntax(self) -> str:
+        return "[--force] [filters]"
+
+    def short_desc(self) -> str:
+        return "Tag stored articles with parts of speech and lemmas (English, Afrikaans); resumable"
+
+    def add_command_options(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--force", action="store_true", help="tag again articles already tagged")
+
+    def prepare(self, args: list[str], opts: argparse.Namespace, flt: ArticleFilter) -> None:
+        self.outcome: Counter[str] = Counter()
+        self.current = current_model_names(MODEL_LANGUAGES)
+        self.models: dict[str, Any] = {}
+
+    def up_to_date(self, record: dict[str, Any]) -> bool:
+        used = record.get("pos_model")
+        return used is not None and all(name in self.current for name in used.split(",") if name)
+
+    def scan(
+        self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
+    ) -> None:
+        for record in self.records(store, flt, opts, counts):
+            if not opts.force and self.up_to_date(record):
+                self.outcome["already tagged"] += 1
+                continue
+            fields = annotation_fields(record, self.models)
+            store.update_fields(record["url"], fields)
+            self.outcome["tagged" if fields["pos_model"] else "no model for its language"] += 1
+
+    def summarize(self, opts: argparse.Namespace, flt: ArticleFilter) -> None:
+        shown = ", ".join(f"{what} {n}" for what, n in sorted(self.outcome.items()))
+        print(f"annotate: {shown or 'nothing to do'}", file=sys.stderr)
