@@ -12,6 +12,8 @@ Word clusters for English come from unlabelled text (the pages under --clusters)
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import sys
 from pathlib import Path
 
@@ -48,10 +50,12 @@ def train(language: str, data: Path, clusters: dict[str, str], epochs: int = EPO
         "epochs": epochs,
         "seed": SEED,
     }
-    return PosModel(language, f"{folder}-perceptron-{FORMAT_VERSION}", tagger, lemmatizer, meta)
-
-
-FORMAT_VERSION = "1"
+    model = PosModel(language, "", tagger, lemmatizer, meta)
+    # the name carries a digest of the weights: a retrained model has a new name, so `scrapy annotate`
+    # knows which stored articles were tagged by an older one
+    digest = hashlib.sha1(json.dumps(model.to_json(), sort_keys=True).encode("utf-8")).hexdigest()[:10]
+    model.name = f"{folder}-perceptron-{digest}"
+    return model
 
 
 def main(argv: list[str] | None = None) -> int:
