@@ -23,14 +23,37 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sacorpus.storage.sqlite import SQLiteStore  # noqa: E402
+from sacorpus.storage.sqlite import SQLiteStore
 
 REPO = Path(__file__).resolve().parent.parent
 TARGET_MB = 300
-WORDS = (
-    "the minister said water land reform council residents police court school budget province "
-    "municipality election party president health clinic road taxi rain drought farmers price"
-).split()
+WORDS = [
+    "the",
+    "minister",
+    "said",
+    "water",
+    "land",
+    "reform",
+    "council",
+    "residents",
+    "police",
+    "court",
+    "school",
+    "budget",
+    "province",
+    "municipality",
+    "election",
+    "party",
+    "president",
+    "health",
+    "clinic",
+    "road",
+    "taxi",
+    "rain",
+    "drought",
+    "farmers",
+    "price",
+]
 TAGS = ("DET", "NOUN", "VERB", "NOUN", "NOUN", "NOUN", "ADJ", "PUNCT")
 
 
@@ -102,7 +125,9 @@ def peak_rss_mb(args: list[str], store: Path) -> tuple[float, float, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--articles", type=int, default=100_000)
     parser.add_argument("--formats", default="jsonl,lines,blocks,vrt,conllu,parquet")
     args = parser.parse_args(argv)

@@ -65,12 +65,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("data", type=Path, help="folder with en_ewt/ and af_afribooms/")
     parser.add_argument("--out", type=Path, default=Path("sacorpus/models"))
     parser.add_argument("--clusters", type=Path, help="unlabelled English pages for word clusters")
+    parser.add_argument(
+        "--clusters-from", type=Path, help="reuse the word clusters of a model file (skips learning them)"
+    )
     parser.add_argument("--language", choices=sorted(TRAIN_SPLITS), action="append")
     parser.add_argument("--epochs", type=int, default=EPOCHS)
     args = parser.parse_args(argv)
     for language in args.language or sorted(TRAIN_SPLITS):
         clusters: dict[str, str] = {}
-        if args.clusters and language == "en":
+        if args.clusters_from and language == "en":
+            clusters = PosModel.load(args.clusters_from).tagger.clusters
+        elif args.clusters and language == "en":
             from sacorpus.text.tagging.clusters import learn_clusters
 
             clusters = learn_clusters(args.clusters, seed=SEED)

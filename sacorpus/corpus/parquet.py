@@ -1,7 +1,7 @@
 """Parquet: one row per article, written in row groups by a ``pyarrow.parquet.ParquetWriter``.
 
-Why row groups: the export streams; at most :data:`ROW_GROUP` articles are held in memory before
-they go to the file, and pandas, DuckDB, Polars and Hugging Face ``datasets`` read the result as one
+Why row groups: the export streams; at most :data:`ROW_GROUP` articles (fewer when they are long,
+:data:`ROW_GROUP_BYTES`) are held in memory before they go to the file, and pandas, DuckDB, Polars and Hugging Face ``datasets`` read the result as one
 table. The schema is fixed (the same columns whatever the first article has), tokens, tags and
 lemmas are list columns aligned with each other (null where an article was not tagged).
 """
@@ -16,6 +16,11 @@ from sacorpus.corpus.documents import article_id
 from sacorpus.text.tagging.annotate import token_annotations, with_annotation
 
 ROW_GROUP = 1000
+#: a row group is also written once its rows hold about this much (estimated Python memory): long
+#: articles then make smaller groups, and the export's peak memory stays flat whatever the articles
+ROW_GROUP_BYTES = 8 * 1024 * 1024
+#: estimated Python memory per token in a row: the token, tag and lemma strings and their list slots
+_BYTES_PER_TOKEN = 200
 
 #: (column, arrow type name) in file order; the store fields they come from are in PARQUET_FIELDS
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -77,6 +82,7 @@ class ParquetExport:
         self.partial = self.path.with_name(self.path.name + ".part")
         self.row_group = row_group
         self.rows: list[dict[str, Any]] = []
+        self.pending_bytes = 0
         self.writer: Any = None
 
     def __enter__(self) -> ParquetExport:
@@ -93,8 +99,10 @@ class ParquetExport:
         """Add one article; ``tag``: give an article stored without tags the shipped models' tags."""
         if tag:
             record = with_annotation(record, models if models is not None else {})
-        self.rows.append(parquet_row(record))
-        if len(self.rows) >= self.row_group:
+        row = parquet_row(record)
+        self.rows.append(row)
+        self.pending_bytes += len(row["text"] or "") + len(row["tokens"]) * _BYTES_PER_TOKEN
+        if len(self.rows) >= self.row_group or self.pending_bytes >= ROW_GROUP_BYTES:
             self._flush()
 
     def _flush(self) -> None:
@@ -103,6 +111,8 @@ class ParquetExport:
         if self.rows:
             self.writer.write_table(pa.Table.from_pylist(self.rows, schema=self.schema))
             self.rows = []
+            self.pending_bytes = 0
+            pa.default_memory_pool().release_unused()  # Arrow's allocator would keep the group's buffers
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         try:

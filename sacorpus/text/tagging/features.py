@@ -84,11 +84,20 @@ def features(
     if "-" in form and len(form) > 1:
         feats.append("hyphen")
         feats.append("hs " + low.rsplit("-", 1)[-1][-4:])
-    for tag, key in (("c", word), ("c-1", words[j - 1]), ("c+1", words[j + 1])):
-        cluster = clusters.get(key)
-        if cluster:
-            feats.append(f"{tag} {cluster}")
-            feats.append(f"{tag}0 {cluster.split('.', 1)[0]}")
+    if clusters:
+        here, left, right = (clusters.get(words[k]) or "?" for k in (j, j - 1, j + 1))
+        for tag, cluster in (("c", here), ("c-1", left), ("c+1", right)):
+            if cluster != "?":
+                feats.append(f"{tag} {cluster}")
+                feats.append(f"{tag}0 {cluster.split('.', 1)[0]}")
+        feats += [
+            f"cc-1 {left} {here}",
+            f"cc+1 {here} {right}",
+            f"c-2 {clusters.get(words[j - 2]) or '?'}",
+            f"c+2 {clusters.get(words[j + 2]) or '?'}",
+            f"t-1c {prev} {here}",
+        ]
+    feats.append(f"len {min(len(form), 8)}")
     return feats
 
 
