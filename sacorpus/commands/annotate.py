@@ -17,12 +17,12 @@ from typing import Any, ClassVar
 from sacorpus.corpus.cli import CorpusCommand, ScanCounts
 from sacorpus.corpus.filters import ArticleFilter
 from sacorpus.storage.base import ArticleStore
-from sacorpus.text.tagging.annotate import annotation_fields, current_model_names
+from sacorpus.text.tagging.annotate import READS, annotation_fields, current_model_names
 from sacorpus.text.tagging.model import MODEL_LANGUAGES
 
 
 class Command(CorpusCommand):
-    fields = ("url", "tokens", "token_offsets", "sentences", "language", "paragraph_languages", "pos_model")
+    fields = ("url", "pos_model", *READS)
     scan_what: ClassVar[str] = "articles read for tagging"
 
     def syntax(self) -> str:

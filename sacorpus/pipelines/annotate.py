@@ -15,7 +15,7 @@ from typing import Any
 from itemadapter import ItemAdapter
 
 from sacorpus.pipelines._common import Counter, note, require_enabled
-from sacorpus.text.tagging.annotate import UNTAGGED, annotation_fields
+from sacorpus.text.tagging.annotate import READS, UNTAGGED, annotation_fields
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +33,8 @@ class AnnotatePipeline:
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
         try:
-            fields = annotation_fields(adapter.asdict(), self.models)
+            # only what tagging reads: a copy of the whole item would copy its raw body too
+            fields = annotation_fields({name: adapter.get(name) for name in READS}, self.models)
         except Exception:  # a bug here must not lose the article
             logger.exception("POS tagging failed for %s", adapter.get("url"))
             note(item, "annotate:error")

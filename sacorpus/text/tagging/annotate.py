@@ -19,6 +19,8 @@ from sacorpus.text.tagging.model import PosModel, shipped_model
 UNTAGGED = "_"
 SAME = "="
 FIELDS = ("upos", "lemmas", "pos_model")
+#: what tagging reads from a record
+READS = ("tokens", "token_offsets", "sentences", "language", "paragraph_languages")
 
 
 def _sentence_groups(offsets: Sequence[Sequence[int]], sentences: Sequence[Sequence[int]]) -> list[range]:
