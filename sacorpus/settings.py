@@ -237,4 +237,3 @@ SACORPUS_SPLASH_WAIT = 2.0  # seconds Splash waits when a publication names wait
 # Off by default: tagging costs CPU on every article. English and Afrikaans models ship with the package;
 # sentences in other languages stay untagged. `scrapy annotate` tags what is already stored.
 SACORPUS_ANNOTATE_ENABLED = False
-SACORPUS_ANNOTATE_BATCH = 200  # `scrapy annotate`: records read and written per store batch
