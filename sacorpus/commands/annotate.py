@@ -5,6 +5,8 @@ older model) is tagged here from its stored tokens, with the same code the stage
 an article whose ``pos_model`` names only the models shipped now is skipped, and each article is
 written as soon as it is tagged, so an interrupted run picks up where it stopped. ``--force`` tags
 everything again. Progress is shown; the end says how many were tagged, skipped and left untagged.
+A record that cannot be tagged (a damaged stored record) gets one line on stderr, the others are
+still tagged, and the command exits 1.
 """
 
 from __future__ import annotations
@@ -50,10 +52,17 @@ class Command(CorpusCommand):
             if not opts.force and self.up_to_date(record):
                 self.outcome["already tagged"] += 1
                 continue
-            fields = annotation_fields(record, self.models)
+            try:
+                fields = annotation_fields(record, self.models)
+            except Exception as exc:  # one bad record: one line, counted, the run goes on
+                print(f"annotate: cannot tag {record['url']}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                self.outcome["failed"] += 1
+                continue
             store.update_fields(record["url"], fields)
             self.outcome["tagged" if fields["pos_model"] else "no model for its language"] += 1
 
     def summarize(self, opts: argparse.Namespace, flt: ArticleFilter) -> None:
         shown = ", ".join(f"{what} {n}" for what, n in sorted(self.outcome.items()))
         print(f"annotate: {shown or 'nothing to do'}", file=sys.stderr)
+        if self.outcome["failed"]:
+            self.exitcode = 1

@@ -190,3 +190,15 @@ def test_format_usage_errors(run) -> None:
     assert run("export", "--format", "parquet").returncode == 2  # needs a file
     assert run("export", "--format", "vrt", "--fields", "title").returncode == 2
     assert run("export", "--format", "jsonl", "--tag").returncode == 2
+
+
+def test_annotate_reports_a_bad_record_and_exits_1(tmp_path: Path) -> None:
+    path = tmp_path / "corpus.sqlite"
+    bad = make_article("https://bad.example/a", "x", "Some words here.", title="T")
+    bad["tokens"] = [None] * len(bad["tokens"])  # a damaged record: tokens that are not strings
+    good = make_article("https://good.example/a", "x", "The schools reopen.", title="T")
+    with SQLiteStore(str(path), spill_path=str(tmp_path / "spill.jsonl")) as store:
+        store.upsert_articles([bad, good])
+    res = run_command("annotate", "--no-progress", store=path)
+    assert res.returncode == 1 and "cannot tag https://bad.example/a" in res.stderr, res.stderr
+    assert "Traceback" not in res.stderr and "tagged 1" in res.stderr
