@@ -125,9 +125,11 @@ def anon_rss_mb(pid: int) -> float:
     return 0.0
 
 
-def peak_rss_mb(args: list[str], store: Path) -> tuple[float, float, float]:
+def peak_rss_mb(args: list[str], store: Path, cache_mb: int | None = None) -> tuple[float, float, float]:
     """(peak RSS, peak anonymous RSS sampled every 50 ms, seconds) of one command."""
     cmd = [sys.executable, "-m", "scrapy", *args, "--no-progress", "-s", f"SACORPUS_SQLITE_PATH={store}"]
+    if cache_mb is not None:
+        cmd += ["-s", f"SACORPUS_SQLITE_CACHE_MB={cache_mb}"]
     cmd += ["-s", f"SACORPUS_STORE_SPILL_PATH={store.parent / 'spill.jsonl'}"]
     env = {k: v for k, v in os.environ.items() if k != "MONGO_URI"}
     started = time.monotonic()
@@ -151,6 +153,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--articles", type=int, default=100_000)
     parser.add_argument("--formats", default="jsonl,lines,blocks,vrt,conllu,parquet")
+    parser.add_argument(
+        "--sqlite-cache-mb",
+        type=int,
+        help="SACORPUS_SQLITE_CACHE_MB for the commands (bounds the mapped pages)",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="sacorpus-export-bench-") as tmp:
         store = Path(tmp) / "corpus.sqlite"
@@ -158,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         build_store(store, args.articles)
         size = store.stat().st_size / 1e6
         print(f"store: {args.articles} articles, {size:.0f} MB, built in {time.monotonic() - started:.0f} s")
-        base, base_anon, seconds = peak_rss_mb(["stats"], store)
+        base, base_anon, seconds = peak_rss_mb(["stats"], store, args.sqlite_cache_mb)
         print(
             f"baseline: scrapy stats (reads the whole store): peak RSS {base:.0f} MB, "
             f"anonymous {base_anon:.0f} MB ({seconds:.0f} s)"
@@ -167,7 +174,9 @@ def main(argv: list[str] | None = None) -> int:
         for fmt in args.formats.split(","):
             suffix = {"parquet": ".parquet"}.get(fmt, ".gz")
             out = Path(tmp) / f"out-{fmt}{suffix}"
-            rss, anon, seconds = peak_rss_mb(["export", "--format", fmt, "-o", str(out)], store)
+            rss, anon, seconds = peak_rss_mb(
+                ["export", "--format", fmt, "-o", str(out)], store, args.sqlite_cache_mb
+            )
             ok = rss <= TARGET_MB
             failed |= not ok
             print(
