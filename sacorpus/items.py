@@ -79,6 +79,11 @@ class Article:
     links: list[dict[str, Any]] = field(default_factory=list)  # L: [{"url", "start", "length", "text"}]
     quotes: list[dict[str, Any]] = field(default_factory=list)  # Q: [{"start", "length", "text", "style"}]
 
+    # --- part of speech (optional annotate stage, or `scrapy annotate`) ----------------------------
+    upos: str | None = None  # one UPOS tag a token, space-separated; "_": sentence in an untagged language
+    lemmas: str | None = None  # one lemma a token, space-separated; "=": the token itself
+    pos_model: str | None = None  # "<lang>:<model name>,..." the models used ("" none applied)
+
     # --- dedup ----------------------------------------------------------------------------------
     text_hash: str | None = None
     dedup_label: str | None = None  # duplicate | similar | unique

@@ -105,6 +105,7 @@ ITEM_PIPELINES = {
     "sacorpus.pipelines.page.PagePipeline": 300,
     "sacorpus.pipelines.language.LanguagePipeline": 400,
     "sacorpus.pipelines.tokenize.TokenizePipeline": 500,
+    "sacorpus.pipelines.annotate.AnnotatePipeline": 550,  # off unless SACORPUS_ANNOTATE_ENABLED
     "sacorpus.pipelines.dedup.DedupPipeline": 600,
     "sacorpus.pipelines.store.StorePipeline": 900,
 }
@@ -269,3 +270,8 @@ SACORPUS_DISQUS_API_BASE = "https://disqus.com/api/3.0"  # the API the Disqus em
 SACORPUS_DISQUS_API_KEY = None  # None: the public key the embed itself sends
 SACORPUS_DISQUS_PAGE_SIZE = 100  # comments per API page (the API's maximum)
 SACORPUS_DISQUS_MAX_PAGES = 1000  # pages of one thread read in one poll (100,000 comments)
+
+# --- part of speech and lemmas (sacorpus.text.tagging): the optional annotate stage (550) --------------
+# Off by default: tagging costs CPU on every article. English and Afrikaans models ship with the package;
+# sentences in other languages stay untagged. `scrapy annotate` tags what is already stored.
+SACORPUS_ANNOTATE_ENABLED = False

@@ -1,1 +1,1 @@
-"""Shipped models (language identification)."""
+"""Shipped models (language identification, part-of-speech tags and lemmas)."""

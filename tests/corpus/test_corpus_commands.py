@@ -44,9 +44,9 @@ def test_export_jsonl_with_filters(run, tmp_path: Path) -> None:
     assert {d["url"] for d in docs} == {"https://mg.example/water", "https://mg.example/undated"}
 
 
-def test_export_lines_gzip_round_trip(run, tmp_path: Path) -> None:
+def test_export_blocks_gzip_round_trip(run, tmp_path: Path) -> None:
     out = tmp_path / "corpus.txt.gz"
-    res = run("export", "-o", str(out), "--format", "lines", "--html")
+    res = run("export", "-o", str(out), "--format", "blocks", "--html")
     assert res.returncode == 0, res.stderr
     assert out.read_bytes()[:2] == b"\x1f\x8b"  # gzip magic
     back = {r["url"]: r for r in read_lineformat(out)}

@@ -52,3 +52,30 @@ def test_commands_over_mongodb(mongo_corpus: tuple[MongoServer, Path], corpus_pa
         sqlite = run_command(command, *extra, "--no-progress", store=corpus_path)
         assert sqlite.returncode == 0, sqlite.stderr
         assert mongo.stdout == sqlite.stdout and mongo.stdout.strip(), command
+
+
+def test_annotate_and_tagged_exports_over_mongodb(
+    mongo_server: MongoServer, tmp_path: Path, corpus_path: Path
+) -> None:
+    """`scrapy annotate` writes through the store protocol: MongoDB ends up tagged like SQLite."""
+    import shutil
+
+    server = replace(mongo_server, database=f"{mongo_server.database}_annotate")
+    store = MongoStore(server.uri, server.database, spill_path=str(tmp_path / "spill.jsonl"))
+    store.open()
+    sqlite_copy = tmp_path / "corpus.sqlite"
+    shutil.copy(corpus_path, sqlite_copy)
+    try:
+        store.upsert_articles(corpus_records())
+        args = _mongo_args(server, tmp_path)
+        first = run_command("annotate", *args, store=None)
+        assert first.returncode == 0 and "tagged 5" in first.stderr, first.stderr
+        again = run_command("annotate", *args, store=None)
+        assert "already tagged 5" in again.stderr, again.stderr
+        assert run_command("annotate", "--no-progress", store=sqlite_copy).returncode == 0
+        mongo = run_command("export", "--format", "conllu", *args, store=None)
+        sqlite = run_command("export", "--format", "conllu", "--no-progress", store=sqlite_copy)
+        assert mongo.returncode == 0 and mongo.stdout == sqlite.stdout and "\tNOUN\t" in mongo.stdout
+    finally:
+        store.drop()
+        store.close()

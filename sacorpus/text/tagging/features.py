@@ -1,0 +1,106 @@
+"""What the part-of-speech tagger looks at for one token: the word, its affixes and shape, its neighbours.
+
+Why these: with a few tens of thousands of training tokens most test words are rare or unseen, so a
+word's suffixes, prefixes, shape (capitals, digits, hyphens) and its word clusters (a coarse and a fine one,
+``coarse.fine``, learned from unlabelled news text) carry the evidence; the two previous tags and the neighbouring words decide
+between a word's possible tags. Typographic and Treebank quotes (`` '' “ ”) look the same to the
+tagger, so the project's tokens and a treebank's plain quotes share their features.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+START = ("-START-", "-START2-")
+END = ("-END-", "-END2-")
+
+_QUOTES = frozenset(("``", "''", "“", "”", "„", '"', "«", "»"))
+_SINGLE_QUOTES = frozenset(("`", "‘", "’", "'"))
+_SHAPE_RUNS = re.compile(r"(.)\1+")
+
+
+def normalise(token: str) -> str:
+    """The form the tagger keys on: quotes unified, digits folded, lower case."""
+    if token in _QUOTES:
+        return '"'
+    if token in _SINGLE_QUOTES:
+        return "'"
+    if token.startswith(("http://", "https://", "www.")) or ("@" in token and "." in token):
+        return "!URL"
+    if any(ch.isdigit() for ch in token):
+        if all(ch.isdigit() for ch in token):
+            return "!YEAR" if len(token) == 4 else "!DIGITS"
+        return "!D" + re.sub(r"\d+", "0", token.lower())[:6]
+    return token.lower()
+
+
+def shape(token: str) -> str:
+    """Xxxx -> Xx, U.S. -> X.X., 10-year -> d-x: letter classes with runs collapsed."""
+    mapped = "".join(
+        ("X" if ch.isupper() else "x") if ch.isalpha() else ("d" if ch.isdigit() else ch) for ch in token
+    )
+    return _SHAPE_RUNS.sub(r"\1", mapped)[:8]
+
+
+def features(
+    i: int,
+    words: Sequence[str],
+    forms: Sequence[str],
+    prev: str,
+    prev2: str,
+    clusters: Mapping[str, str],
+) -> list[str]:
+    """Feature names of token ``i``; ``words`` are normalised and padded by two on each side."""
+    j = i + 2
+    word, form = words[j], forms[i]
+    low = form.lower()
+    feats = [
+        "b",
+        "w " + word,
+        "s1 " + low[-1:],
+        "s2 " + low[-2:],
+        "s3 " + low[-3:],
+        "s4 " + low[-4:],
+        "p1 " + low[:1],
+        "p2 " + low[:2],
+        "p3 " + low[:3],
+        "sh " + shape(form),
+        "t-1 " + prev,
+        "t-2 " + prev2,
+        "t-1t-2 " + prev + " " + prev2,
+        "t-1w " + prev + " " + word,
+        "w-1 " + words[j - 1],
+        "w-2 " + words[j - 2],
+        "w+1 " + words[j + 1],
+        "w+2 " + words[j + 2],
+        "w-1w " + words[j - 1] + " " + word,
+        "ww+1 " + word + " " + words[j + 1],
+        "s3-1 " + words[j - 1][-3:],
+        "s3+1 " + words[j + 1][-3:],
+    ]
+    if form[:1].isupper():
+        feats.append("cap " + ("first" if i == 0 else "inner"))
+    if "-" in form and len(form) > 1:
+        feats.append("hyphen")
+        feats.append("hs " + low.rsplit("-", 1)[-1][-4:])
+    if clusters:
+        here, left, right = (clusters.get(words[k]) or "?" for k in (j, j - 1, j + 1))
+        for tag, cluster in (("c", here), ("c-1", left), ("c+1", right)):
+            if cluster != "?":
+                feats.append(f"{tag} {cluster}")
+                feats.append(f"{tag}0 {cluster.split('.', 1)[0]}")
+        feats += [
+            f"cc-1 {left} {here}",
+            f"cc+1 {here} {right}",
+            f"c-2 {clusters.get(words[j - 2]) or '?'}",
+            f"c+2 {clusters.get(words[j + 2]) or '?'}",
+            f"t-1c {prev} {here}",
+        ]
+    feats.append(f"len {min(len(form), 8)}")
+    return feats
+
+
+def padded(tokens: Sequence[str]) -> list[str]:
+    """Normalised words with two sentinels on each side (what :func:`features` indexes)."""
+    return [*START, *(normalise(t) for t in tokens), *END]

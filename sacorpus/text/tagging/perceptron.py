@@ -1,0 +1,131 @@
+"""An averaged perceptron over sparse string features, and the greedy left-to-right tagger built on it.
+
+Why this model: it trains in seconds, tags thousands of tokens a second in pure Python, and with
+affix, shape, cluster and context features it is within a point or two of far heavier taggers on
+small treebanks. Training is deterministic (a seeded shuffle per epoch); the weights are averaged
+over every update, which is what makes a perceptron generalise.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+
+from sacorpus.text.tagging.features import START, features, padded
+
+Weights = dict[str, dict[str, float]]
+
+
+class AveragedPerceptron:
+    """Weights per feature per class, with the running totals that averaging needs while training."""
+
+    def __init__(self, classes: Iterable[str] = (), weights: Weights | None = None) -> None:
+        self.classes = sorted(set(classes))
+        self.weights: Weights = weights if weights is not None else {}
+        self._totals: dict[tuple[str, str], float] = defaultdict(float)
+        self._stamps: dict[tuple[str, str], int] = defaultdict(int)
+        self.instances = 0
+
+    def predict(self, feats: Iterable[str]) -> str:
+        scores: dict[str, float] = defaultdict(float)
+        weights = self.weights
+        for feat in feats:
+            row = weights.get(feat)
+            if row:
+                for label, weight in row.items():
+                    scores[label] += weight
+        if not scores:
+            return self.classes[0] if self.classes else ""
+        return max(self.classes, key=lambda label: (scores[label], label))
+
+    def update(self, truth: str, guess: str, feats: Iterable[str]) -> None:
+        self.instances += 1
+        if truth == guess:
+            return
+        for feat in feats:
+            row = self.weights.setdefault(feat, {})
+            for label, delta in ((truth, 1.0), (guess, -1.0)):
+                key = (feat, label)
+                weight = row.get(label, 0.0)
+                self._totals[key] += (self.instances - self._stamps[key]) * weight
+                self._stamps[key] = self.instances
+                row[label] = weight + delta
+
+    def average(self, digits: int = 3) -> None:
+        """Replace each weight by its average over training; drop the ones that round to zero."""
+        averaged: Weights = {}
+        for feat, row in self.weights.items():
+            kept = {}
+            for label, weight in row.items():
+                key = (feat, label)
+                total = self._totals[key] + (self.instances - self._stamps[key]) * weight
+                value = round(total / max(self.instances, 1), digits)
+                if value:
+                    kept[label] = value
+            if kept:
+                averaged[feat] = kept
+        self.weights = averaged
+        self._totals.clear()
+        self._stamps.clear()
+
+
+class SequenceTagger:
+    """Greedy tagging with the two previous predicted tags as features; frequent unambiguous words fixed."""
+
+    def __init__(
+        self,
+        model: AveragedPerceptron,
+        tagdict: Mapping[str, str] | None = None,
+        clusters: Mapping[str, str] | None = None,
+    ) -> None:
+        self.model = model
+        self.tagdict = dict(tagdict or {})
+        self.clusters = dict(clusters or {})
+
+    def tag(self, tokens: Sequence[str]) -> list[str]:
+        words = padded(tokens)
+        prev, prev2 = START
+        tags: list[str] = []
+        for i in range(len(tokens)):
+            tag = self.tagdict.get(words[i + 2])
+            if tag is None:
+                tag = self.model.predict(features(i, words, tokens, prev, prev2, self.clusters))
+            tags.append(tag)
+            prev2, prev = prev, tag
+        return tags
+
+    def train(self, sentences: Sequence[tuple[Sequence[str], Sequence[str]]], epochs: int, seed: int) -> None:
+        """Train on (tokens, tags) pairs; the shuffle is seeded so the same data gives the same model."""
+        rng = random.Random(seed)
+        order = list(sentences)
+        for _ in range(epochs):
+            rng.shuffle(order)
+            for tokens, gold in order:
+                words = padded(tokens)
+                prev, prev2 = START
+                for i, truth in enumerate(gold):
+                    guess = self.tagdict.get(words[i + 2])
+                    if guess is None:
+                        feats = features(i, words, tokens, prev, prev2, self.clusters)
+                        guess = self.model.predict(feats)
+                        self.model.update(truth, guess, feats)
+                    prev2, prev = prev, guess
+        self.model.average()
+
+
+def build_tagdict(
+    sentences: Iterable[tuple[Sequence[str], Sequence[str]]], min_count: int = 20, min_share: float = 0.97
+) -> dict[str, str]:
+    """Normalised words seen often enough with (nearly) one tag: tagged without the model."""
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for tokens, tags in sentences:
+        for word, tag in zip(padded(tokens)[2:-2], tags, strict=True):
+            counts[word][tag] += 1
+    out = {}
+    for word, by_tag in counts.items():
+        tag, n = max(by_tag.items(), key=lambda kv: (kv[1], kv[0]))
+        total = sum(by_tag.values())
+        if total >= min_count and n / total >= min_share:
+            out[word] = tag
+    return out
