@@ -156,6 +156,7 @@ SACORPUS_STORE_FAIL_FAST_SECONDS = 5.0
 # --- extensions ------------------------------------------------------------------------------------------
 EXTENSIONS = {
     "sacorpus.health.extension.CrawlHealth": 80,  # the run's health record, while the store is still open
+    "sacorpus.candidates.SourceCandidates": 85,  # other sites' feeds/sitemaps seen, while the store is open
     "sacorpus.runlock.RunLock": 90,  # one run per spider and store; before the store so it releases first
     "sacorpus.storage.shared.SharedStore": 100,  # the crawl's one store: spider, dedup and store stages share it
     "sacorpus.extensions.CrawlSummary": 500,
@@ -231,3 +232,10 @@ SACORPUS_RENDER_MAX_PAGES = 4  # browser pages open at once (one context, reused
 SACORPUS_RENDER_BLOCK_RESOURCES = ["image", "media", "font"]  # never fetched by the browser: text needs none
 SPLASH_URL = os.environ.get("SPLASH_URL") or None  # a Splash service: http://[user:password@]host:8050
 SACORPUS_SPLASH_WAIT = 2.0  # seconds Splash waits when a publication names wait_for but no wait
+
+# --- publication check-up (`scrapy check-publications`) and source candidates (`scrapy sources`) -------
+SACORPUS_CHECK_TIMEOUT = 30.0  # seconds per URL the check-up fetches
+SACORPUS_CHECK_MAX_BYTES = 20 * 1024 * 1024  # a feed, sitemap or article larger than this is an error
+# Other sites' feeds and sitemaps that crawled pages link to are recorded (never fetched) as candidates
+SACORPUS_CANDIDATES_ENABLED = True
+SACORPUS_CANDIDATES_MAX = 5000  # distinct candidates one run keeps (more are counted in stats only)
