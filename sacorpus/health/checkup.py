@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from typing import Protocol
+from urllib.parse import urlsplit, urlunsplit
 
 from sacorpus.publications import Publication
 from sacorpus.sources.feeds import parse_feed
-from sacorpus.sources.sitemaps import parse_sitemap
+from sacorpus.sources.sitemaps import parse_sitemap, sitemaps_from_robots
 from sacorpus.sources.urls import UrlPolicy
 from sacorpus.text.page import process_page
 
@@ -67,9 +68,12 @@ class CheckResult:
     published: str | None = None
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what was tried and failed, for the one-line report
+    skipped: bool = False  # nothing live to check (a defunct title read from the Wayback Machine only)
 
     @property
     def status(self) -> str:
+        if self.skipped:
+            return "skipped"
         if any(p in BROKEN for p in self.problems):
             return "broken"
         return "degraded" if self.problems else "ok"
@@ -83,6 +87,15 @@ def source_urls(publication: Publication) -> list[tuple[str, str]]:
         *(("news_sitemap", u) for u in src.news_sitemaps),
         *(("sitemap", u) for u in src.sitemaps),
     ]
+
+
+def robots_sitemaps(publication: Publication, fetch: Fetch) -> list[tuple[str, str]]:
+    """Sitemaps the home host's robots.txt names (for a publication that lists none of its own)."""
+    home = urlsplit(publication.home)
+    answer = fetch(urlunsplit((home.scheme, home.netloc, "/robots.txt", "", "")))
+    if not answer.ok:
+        return []
+    return [("sitemap", fetch.logical(u)) for u in sitemaps_from_robots(answer.body, answer.url)]
 
 
 def listed_urls(kind: str, answer: Fetched, fetch: Fetch, depth: int = 0) -> tuple[list[str], str | None]:
@@ -107,7 +120,11 @@ def listed_urls(kind: str, answer: Fetched, fetch: Fetch, depth: int = 0) -> tup
 
 def _first_listing(publication: Publication, fetch: Fetch, check: CheckResult) -> list[str]:
     """The articles of the first source that answers with any; notes why the others did not."""
-    for kind, url in source_urls(publication):
+    sources = source_urls(publication)
+    if not sources and publication.sources.robots:
+        sources = robots_sitemaps(publication, fetch)
+        check.notes += [] if sources else ["robots.txt names no sitemap"]
+    for kind, url in sources:
         answer = fetch(url)
         if not answer.ok:
             check.notes.append(f"{kind} {url}: {answer.why()}")
@@ -129,6 +146,11 @@ def check_publication(publication: Publication, fetch: Fetch, short_chars: int =
     leaves the headline and byline only), as the crawl-health record counts it.
     """
     check = CheckResult(publication.slug)
+    src = publication.sources
+    if not (src.feeds or src.sitemaps or src.news_sitemaps or src.robots):
+        check.skipped = True
+        check.notes.append("no live feed or sitemap (section pages or the Wayback Machine only)")
+        return check
     listed = _first_listing(publication, fetch, check)
     policy = UrlPolicy.from_publication(publication)
     # never follow a listed URL off the publication's domains: a feed is content from the web
