@@ -5,12 +5,16 @@ core by then, so its decoded HTML is on the item, and the sightings of a whole r
 crawl's store in one batch at the end, while the store is still open (connected before the shared
 store's ``spider_closed``, as the health record is). Nothing is fetched: candidates are only recorded,
 for ``scrapy sources --candidates``. A run holds at most ``SACORPUS_CANDIDATES_MAX`` distinct ones;
-sightings past that are counted, not kept.
+sightings past that are counted, not kept. When the store cannot take them, they are appended to
+``<the store's spill file>.candidates`` and merged, exactly once, by the next run that can write.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from itemadapter import ItemAdapter
@@ -19,7 +23,7 @@ from scrapy.exceptions import NotConfigured
 
 from sacorpus.sources.candidates import find_candidates
 from sacorpus.sources.dates import utc_now_iso
-from sacorpus.storage.base import StorageError
+from sacorpus.storage.base import RunState, StorageError, decode_spill_record, write_spill
 from sacorpus.storage.shared import SharedStore
 
 logger = logging.getLogger(__name__)
@@ -73,21 +77,59 @@ class SourceCandidates:
 
     def spider_closed(self, spider: Any) -> None:
         """One batch into the crawl's store (in place: one write at the end, as the health record)."""
-        if not self.sightings:
-            return
         try:
             shared = SharedStore.of(self.crawler)
         except NotConfigured:
             return  # an export-only crawl keeps no store
         if not shared.needed():
             return
+        spill = f"{shared.store.spill_path}.candidates" if shared.store and shared.store.spill_path else None
+        outcome, n = record_candidates(shared.open, list(self.sightings.values()), spill)
+        if n:
+            self.crawler.stats.set_value(f"{STATS}/{outcome}", n)
+
+
+def record_candidates(
+    open_store: Callable[[], RunState], sightings: list[dict[str, Any]], spill: str | None
+) -> tuple[str, int]:
+    """Merge ``sightings`` and those an earlier run spilled into the store; on a storage failure append
+    this run's to the spill file. Returns (``recorded`` | ``spilled`` | ``lost``, how many)."""
+    earlier = _read_spill(spill)
+    batch: list[Mapping[str, Any]] = [*earlier, *sightings]
+    if not batch:
+        return "recorded", 0
+    try:
+        open_store().add_source_candidates(batch)
+    except StorageError as problem:
         try:
-            shared.open().add_source_candidates(list(self.sightings.values()))
-        except StorageError as exc:
-            logger.error("%d source candidates of this run were not recorded: %s", len(self.sightings), exc)
-            self.crawler.stats.set_value(f"{STATS}/not_written", len(self.sightings))
-            return
-        self.crawler.stats.set_value(f"{STATS}/recorded", len(self.sightings))
+            if spill is None:
+                raise OSError("the store has no spill file") from None
+            write_spill(spill, sightings)
+        except OSError as exc:
+            logger.error("%d source candidates were lost (%s; spill: %s)", len(sightings), problem, exc)
+            return "lost", len(sightings)
+        logger.error("%d source candidates spilled to %s: %s", len(sightings), spill, problem)
+        return "spilled", len(sightings)
+    if earlier and spill:
+        os.replace(spill, f"{spill}.imported-{int(time.time())}")
+        logger.info("merged %d source candidates spilled by an earlier run", len(earlier))
+    return "recorded", len(batch)
 
 
-__all__ = ["SourceCandidates"]
+def _read_spill(path: str | None) -> list[dict[str, Any]]:
+    """Sightings an earlier run spilled; a damaged line is skipped and counted in the log."""
+    if not path or not os.path.isfile(path):
+        return []
+    out, bad = [], 0
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                out.append(decode_spill_record(line))
+            except ValueError:
+                bad += 1
+    if bad:
+        logger.warning("%s: %d damaged lines skipped", path, bad)
+    return out
+
+
+__all__ = ["SourceCandidates", "record_candidates"]
