@@ -13,11 +13,11 @@ from __future__ import annotations
 import urllib.error
 import urllib.request
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from sacorpus.health.checkup import Fetched
 from sacorpus.publications import Publication
 from sacorpus.sources.addresses import Resolver, system_resolver, url_problem
+from sacorpus.sources.urls import MirrorMap
 from sacorpus.text.compression import decompress
 
 
@@ -51,28 +51,15 @@ class Probe:
         self.user_agent = user_agent
         self.timeout = timeout
         self.max_bytes = max_bytes
-        self.base = urlsplit(base_url) if base_url else None
+        self.mirror = MirrorMap(publication, base_url)
+        self.physical, self.logical = self.mirror.fetch_url, self.mirror.logical_url
         self.resolve = resolve
-        trusted = frozenset({self.base.netloc.lower()}) if self.base else frozenset()
+        base = self.mirror.base
+        trusted = frozenset({base.netloc.lower()}) if base else frozenset()
         self._opener = urllib.request.build_opener(
             _GuardedRedirects(lambda u: url_problem(u, self.resolve, trusted))
         )
         self._trusted = trusted
-
-    def physical(self, url: str) -> str:
-        """The URL to download: the publication's hosts are replaced by the mirror when one is set."""
-        parts = urlsplit(url)
-        if self.base is None or not self.publication.owns(parts.hostname or ""):
-            return url
-        return urlunsplit((self.base.scheme, self.base.netloc, parts.path, parts.query, parts.fragment))
-
-    def logical(self, url: str) -> str:
-        """The publication's URL for a mirror URL (links in a mirror's feed point at the mirror)."""
-        parts = urlsplit(url)
-        if self.base is None or parts.netloc != self.base.netloc:
-            return url
-        home = urlsplit(self.publication.home)
-        return urlunsplit((home.scheme, home.netloc, parts.path, parts.query, parts.fragment))
 
     def __call__(self, url: str) -> Fetched:
         target = self.physical(url)
