@@ -10,6 +10,7 @@ stays the publication's own.
 
 from __future__ import annotations
 
+import http.client
 import urllib.error
 import urllib.request
 from typing import Any
@@ -73,7 +74,7 @@ class Probe:
                 status, headers = response.status, dict(response.headers.items())
         except urllib.error.HTTPError as exc:
             return Fetched(url, status=exc.code, headers=dict(exc.headers.items()))
-        except (TimeoutError, urllib.error.URLError, OSError, ValueError) as exc:
+        except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", exc)
             return Fetched(url, error=f"{type(exc).__name__}: {reason}"[:300])
         if len(body) > self.max_bytes:
