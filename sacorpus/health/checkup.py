@@ -205,7 +205,7 @@ def report_line(check: CheckResult) -> str:
     parts = [f"{check.slug}: {check.status}{problems}", f"rules={check.rule_version or '-'}"]
     parts += [f"source={check.source or '-'}", f"article={check.article or '-'}"]
     if check.notes:
-        parts.append("tried: " + "; ".join(check.notes))
+        parts.append("notes: " + "; ".join(check.notes))
     return " ".join(parts)
 
 
