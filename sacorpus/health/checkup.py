@@ -107,9 +107,15 @@ def listed_urls(kind: str, answer: Fetched, fetch: Fetch, depth: int = 0) -> tup
             return urls, None if urls else "feed lists no entry"
     result = parse_sitemap(answer.body, answer.url)
     if result.urls:
-        return [fetch.logical(u) for u in result.urls], None
+        # newest first: today's layout is what the check is about, and sitemaps often list oldest first
+        entries = sorted(reversed(result.entries), key=lambda e: e.date or "", reverse=True)
+        return [fetch.logical(e.loc) for e in entries], None
     if result.sitemaps and depth < MAX_SITEMAP_DEPTH:
-        for child in result.sitemaps[:MAX_ARTICLE_TRIES]:
+        # the newest child first (by lastmod; without one, the last listed, as numbered sitemaps grow)
+        children = sorted(
+            reversed(result.sitemaps), key=lambda c: result.sitemap_lastmods.get(c, ""), reverse=True
+        )
+        for child in children[:MAX_ARTICLE_TRIES]:
             got = fetch(fetch.logical(child))
             if got.ok:
                 urls, _why = listed_urls("sitemap", got, fetch, depth + 1)

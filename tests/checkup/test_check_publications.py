@@ -211,3 +211,37 @@ def test_a_publication_with_robots_only_finds_its_sitemap_there(tmp_path: Path) 
         check = check_publication(pub, fetch)
     assert check.status == "ok", check
     assert check.source == "https://www.robotsonly.example/maps/posts.xml"
+
+
+def test_a_sitemap_is_read_newest_first(tmp_path: Path) -> None:
+    """Sitemaps often list oldest first: the check reads the newest child and the newest article, the
+    layout a live crawl meets today (the old article here has a layout the rules no longer read)."""
+    pub = parse_publication(
+        "mapped",
+        'name = "M"\nhome = "https://mapped.example/"\ndomains = ["mapped.example"]\nlanguages = ["en"]\n'
+        '[sources]\nsitemaps = ["https://mapped.example/sitemap_index.xml"]\n',
+    )
+    urlset = '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{}</urlset>'
+    row = "<url><loc>{{base}}/news/{}/</loc><lastmod>{}</lastmod></url>"
+    files = {
+        "sitemap_index.xml": '<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<sitemap><loc>{base}/post-sitemap1.xml</loc><lastmod>2019-01-01</lastmod></sitemap>"
+        "<sitemap><loc>{base}/post-sitemap2.xml</loc><lastmod>2026-11-03</lastmod></sitemap></sitemapindex>",
+        "post-sitemap1.xml": urlset.format(row.format("a-story-from-long-ago", "2019-01-01")),
+        "post-sitemap2.xml": urlset.format(
+            row.format("an-older-story-this-year", "2026-01-05")
+            + row.format("new-clinic-opens", "2026-11-03")
+        ),
+        "news/new-clinic-opens/index.html": article(
+            "New clinic opens", "".join(f"<p>{p}</p>" for p in STORY)
+        ),
+        "news/an-older-story-this-year/index.html": article("Older", '<div id="root"></div>'),
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    with SiteServer.from_directory(tmp_path) as server:
+        fetch = Probe(pub, user_agent="t", timeout=10, max_bytes=1 << 20, base_url=server.base_url)
+        check = check_publication(pub, fetch)
+    assert check.status == "ok", check
+    assert check.article == "https://mapped.example/news/new-clinic-opens/"
