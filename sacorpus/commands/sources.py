@@ -16,10 +16,11 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from sacorpus.corpus.cli import open_corpus
-from sacorpus.publications import PublicationError, load_publication, publication_slugs
+from sacorpus.publications import PublicationError, load_all, load_publication, publication_slugs
 from sacorpus.storage.base import CANDIDATE_SORTS, StorageError
 
-COLUMNS = ("count", "kind", "first_seen", "last_seen", "url", "publications")
+ALL = 1_000_000  # --new-only filters after reading, so it reads every candidate
+COLUMNS = ("count", "kind", "first_seen", "last_seen", "url", "known", "publications")
 
 
 class Command(ScrapyCommand):
@@ -40,6 +41,7 @@ class Command(ScrapyCommand):
             "--sort", choices=sorted(CANDIDATE_SORTS), default="count", help="candidate order"
         )
         parser.add_argument("--limit", type=int, default=100, help="candidates listed (default 100)")
+        parser.add_argument("--new-only", action="store_true", help="hide hosts a publication already covers")
         parser.add_argument("--json", action="store_true", help="print JSON")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -59,14 +61,18 @@ class Command(ScrapyCommand):
     def _candidates(self, opts: argparse.Namespace) -> None:
         assert self.settings is not None
         try:
+            known = load_all(self.settings.get("SACORPUS_PUBLICATIONS_DIR") or None)
             with open_corpus(self.settings) as store:
-                found = store.source_candidates(opts.sort, opts.limit)
-        except StorageError as exc:
+                found = store.source_candidates(opts.sort, ALL if opts.new_only else opts.limit)
+        except (StorageError, PublicationError) as exc:
             return self._fail(1, exc)
+        for c in found:  # a host a publication already covers: its other feeds, not a new publication
+            c["known"] = next((slug for slug, p in known.items() if p.owns(c["host"])), None)
+        found = [c for c in found if not (opts.new_only and c["known"])][: opts.limit]
         if not found and not opts.json:
             print("no source candidates recorded yet (a crawl records them)")
             return None
-        rows = [[*(str(c[k]) for k in COLUMNS[:-1]), ",".join(c["publications"])] for c in found]
+        rows = [[*(str(c[k] or "-") for k in COLUMNS[:-1]), ",".join(c["publications"])] for c in found]
         return _emit(found, [list(COLUMNS), *rows], opts.json)
 
     def _configured(self, args: list[str], opts: argparse.Namespace) -> None:

@@ -35,6 +35,7 @@ def page(n: int) -> str:
     return f"""<html lang="en"><head><title>Water story {n}</title>
 <link rel="alternate" type="application/rss+xml" href="https://www.peerpaper.example/feed/">
 <link rel="alternate" type="application/rss+xml" href="https://www.otherpaper.co.za/feed/">
+<link rel="alternate" type="application/rss+xml" href="https://mg.co.za/feed/">
 </head><body><h1>Water story {n}</h1>{PARAGRAPHS}
 <aside><a href="https://zulupaper.co.za/sitemap.xml">Zulu Paper</a>
 <a href="https://www.otherpaper.co.za/news/water-feed-story/">a story</a></aside></body></html>"""
@@ -98,13 +99,19 @@ def test_crawl_records_candidates_and_sources_lists_them(crawl, tmp_path: Path) 
     listed = sources_command(tmp_path, "--candidates", "--json")
     assert listed.returncode == 0, listed.stdout + listed.stderr[-2000:]
     got = {c["url"]: c for c in json.loads(listed.stdout)}
-    assert set(got) == {"https://www.otherpaper.co.za/feed/", "https://zulupaper.co.za/sitemap.xml"}
+    assert set(got) == {
+        "https://www.otherpaper.co.za/feed/",
+        "https://zulupaper.co.za/sitemap.xml",
+        "https://mg.co.za/feed/",
+    }
+    assert got["https://mg.co.za/feed/"]["known"] == "mg"  # a publication already in the corpus
+    assert got["https://zulupaper.co.za/sitemap.xml"]["known"] is None
     feed = got["https://www.otherpaper.co.za/feed/"]
     assert feed["kind"] == "feed" and feed["publications"] == ["peerpaper"]
     assert feed["count"] == 4  # two pages, two runs
     assert feed["first_seen"] < feed["last_seen"]
     assert feed["seen_on"].startswith("https://www.peerpaper.example/news/water-story-number-")
-    table = sources_command(tmp_path, "--candidates", "--sort", "host")
+    table = sources_command(tmp_path, "--candidates", "--sort", "host", "--new-only")
     assert table.returncode == 0
     lines = table.stdout.splitlines()
     assert lines[0].split("\t")[:2] == ["count", "kind"]
