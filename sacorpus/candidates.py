@@ -16,6 +16,7 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from itemadapter import ItemAdapter
 from scrapy import signals
@@ -54,7 +55,7 @@ class SourceCandidates:
         if not html or not url or publication is None:
             return
         now = utc_now_iso()
-        for candidate in find_candidates(str(html), url, publication.owns):
+        for candidate in find_candidates(str(html), url, _owner(spider, publication)):
             seen = self.sightings.get(candidate.url)
             if seen is not None:
                 seen["count"] += 1
@@ -87,6 +88,14 @@ class SourceCandidates:
         outcome, n = record_candidates(shared.open, list(self.sightings.values()), spill)
         if n:
             self.crawler.stats.set_value(f"{STATS}/{outcome}", n)
+
+
+def _owner(spider: Any, publication: Any) -> Callable[[str], bool]:
+    """Hosts that are the publication's own: its domains, and the mirror a run fetches it from
+    (``base_url``: the mirror's pages link to the mirror)."""
+    base = getattr(spider, "source_base", None)
+    mirror = (urlsplit(base).hostname or "").lower() if base else None
+    return lambda host: host == mirror or bool(publication.owns(host))
 
 
 def record_candidates(

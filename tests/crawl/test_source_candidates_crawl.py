@@ -34,6 +34,7 @@ PARAGRAPHS = "".join(
 def page(n: int) -> str:
     return f"""<html lang="en"><head><title>Water story {n}</title>
 <link rel="alternate" type="application/rss+xml" href="https://www.peerpaper.example/feed/">
+<link rel="alternate" type="application/rss+xml" href="{{base}}/feed/">
 <link rel="alternate" type="application/rss+xml" href="https://www.otherpaper.co.za/feed/">
 <link rel="alternate" type="application/rss+xml" href="https://mg.co.za/feed/">
 </head><body><h1>Water story {n}</h1>{PARAGRAPHS}
