@@ -17,6 +17,7 @@ from scrapy.exceptions import UsageError
 
 from sacorpus.corpus.cli import open_corpus
 from sacorpus.publications import PublicationError, load_all, load_publication, publication_slugs
+from sacorpus.sources.urls import owner_of
 from sacorpus.storage.base import CANDIDATE_SORTS, StorageError
 
 ALL = 1_000_000  # --new-only filters after reading, so it reads every candidate
@@ -67,7 +68,8 @@ class Command(ScrapyCommand):
         except (StorageError, PublicationError) as exc:
             return self._fail(1, exc)
         for c in found:  # a host a publication already covers: its other feeds, not a new publication
-            c["known"] = next((slug for slug, p in known.items() if p.owns(c["host"])), None)
+            owner = owner_of(str(c["url"]), known.values())
+            c["known"] = owner.slug if owner else None
         found = [c for c in found if not (opts.new_only and c["known"])][: opts.limit]
         if not found and not opts.json:
             print("no source candidates recorded yet (a crawl records them)")

@@ -252,6 +252,16 @@ class MirrorMap:
         return urlunsplit((home.scheme, home.netloc, parts.path, parts.query, parts.fragment))
 
 
+def owner_of(url: str, publications: Iterable[Publication]) -> Publication | None:
+    """The publication a URL belongs to: the one owning its host, and where several share a host (a
+    group site and its titles' sections), the one whose URL rules allow the URL's path."""
+    host = urlsplit(url).hostname or ""
+    owners = [p for p in publications if host and p.owns(host)]
+    if len(owners) > 1:
+        return next((p for p in owners if UrlPolicy.from_publication(p).allowed(url)), owners[0])
+    return owners[0] if owners else None
+
+
 def _match_target(parts: SplitResult) -> str:
     """What allow/deny/article patterns are matched against: the path plus ``?query`` if any."""
     return str(parts.path) + (f"?{parts.query}" if parts.query else "")
