@@ -166,6 +166,7 @@ SACORPUS_CORPUS_SQLITE_CACHE_MB = 16
 # --- extensions ------------------------------------------------------------------------------------------
 EXTENSIONS = {
     "sacorpus.health.extension.CrawlHealth": 80,  # the run's health record, while the store is still open
+    "sacorpus.candidates.SourceCandidates": 85,  # other sites' feeds/sitemaps seen, while the store is open
     "sacorpus.runlock.RunLock": 90,  # one run per spider and store; before the store so it releases first
     "sacorpus.storage.shared.SharedStore": 100,  # the crawl's one store: spider, dedup and store stages share it
     "sacorpus.extensions.CrawlSummary": 500,
@@ -275,3 +276,10 @@ SACORPUS_DISQUS_MAX_PAGES = 1000  # pages of one thread read in one poll (100,00
 # Off by default: tagging costs CPU on every article. English and Afrikaans models ship with the package;
 # sentences in other languages stay untagged. `scrapy annotate` tags what is already stored.
 SACORPUS_ANNOTATE_ENABLED = False
+
+# --- publication check-up (`scrapy check-publications`) and source candidates (`scrapy sources`) -------
+SACORPUS_CHECK_TIMEOUT = 30.0  # seconds per URL the check-up fetches
+SACORPUS_CHECK_MAX_BYTES = 20 * 1024 * 1024  # a feed, sitemap or article larger than this is an error
+# Other sites' feeds and sitemaps that crawled pages link to are recorded (never fetched) as candidates
+SACORPUS_CANDIDATES_ENABLED = True
+SACORPUS_CANDIDATES_MAX = 5000  # distinct candidates one run keeps (more are counted in stats only)

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 from sacorpus.evaluation.datasets import Page, day, load_pages
 from sacorpus.evaluation.scoring import Prediction, Score, score_page
 from sacorpus.publications import Publication, load_all
+from sacorpus.sources.urls import owner_of
 from sacorpus.sources.wayback import parse_memento_url, timestamp_to_datetime
 from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.page import process_page
@@ -54,8 +55,7 @@ class Report:
 
 
 def publication_of(url: str | None, publications: Iterable[Publication]) -> Publication | None:
-    host = urlsplit(url or "").hostname or ""
-    return next((p for p in publications if host and p.owns(host)), None)
+    return owner_of(url or "", publications)
 
 
 def original_and_capture(url: str | None) -> tuple[str | None, object]:

@@ -221,6 +221,49 @@ class UrlPolicy:
         return m if m and "id" in m.groupdict() and m.group("id") else None
 
 
+class MirrorMap:
+    """A publication's URLs fetched from a mirror or fixture site (``base_url``), and mapped back.
+
+    Why one class: the crawl (the spider's ``fetch_url``/``logical_url``) and ``scrapy
+    check-publications`` must agree on which hosts a mirror stands in for: the publication's domains
+    and the hosts of its listed sources (a feed on another host, such as a feed service).
+    """
+
+    def __init__(self, publication: Publication, base: str | None) -> None:
+        self.publication = publication
+        self.base = urlsplit(base) if base else None
+        src = publication.sources
+        urls = (*src.feeds, *src.sitemaps, *src.news_sitemaps, *src.start_urls, publication.home)
+        self.source_hosts = {urlsplit(u).netloc for u in urls}
+
+    def fetch_url(self, url: str) -> str:
+        """The URL to download: the publication's hosts are replaced by the mirror when one is set."""
+        parts = urlsplit(url)
+        if self.base is None or not parts.netloc:
+            return url
+        if self.publication.owns(parts.hostname or "") or parts.netloc in self.source_hosts:
+            return urlunsplit((self.base.scheme, self.base.netloc, parts.path, parts.query, parts.fragment))
+        return url
+
+    def logical_url(self, url: str) -> str:
+        """The publication's URL for a fetched one (inverse of :meth:`fetch_url`)."""
+        parts = urlsplit(url)
+        if self.base is None or parts.netloc != self.base.netloc:
+            return url
+        home = urlsplit(self.publication.home)
+        return urlunsplit((home.scheme, home.netloc, parts.path, parts.query, parts.fragment))
+
+
+def owner_of(url: str, publications: Iterable[Publication]) -> Publication | None:
+    """The publication a URL belongs to: the one owning its host, and where several share a host (a
+    group site and its titles' sections), the one whose URL rules allow the URL's path."""
+    host = urlsplit(url).hostname or ""
+    owners = [p for p in publications if host and p.owns(host)]
+    if len(owners) > 1:
+        return next((p for p in owners if UrlPolicy.from_publication(p).allowed(url)), owners[0])
+    return owners[0] if owners else None
+
+
 def _match_target(parts: SplitResult) -> str:
     """What allow/deny/article patterns are matched against: the path plus ``?query`` if any."""
     return str(parts.path) + (f"?{parts.query}" if parts.query else "")

@@ -20,7 +20,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterable
 from typing import Any, ClassVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import scrapy
 from scrapy.exceptions import NotConfigured, UsageError
@@ -31,7 +31,7 @@ from sacorpus.publications import Publication, PublicationError, load_publicatio
 from sacorpus.rendering import configure_rendering
 from sacorpus.sources import wayback
 from sacorpus.sources.budget import SourceBudget, interleave_priority
-from sacorpus.sources.urls import UrlPolicy, canonicalize
+from sacorpus.sources.urls import MirrorMap, UrlPolicy, canonicalize
 from sacorpus.spiders.arguments import RUN_ARGUMENTS, parse_arguments
 from sacorpus.spiders.sources import SourceSet
 from sacorpus.spiders.sources.feed import headers_as_text
@@ -134,28 +134,11 @@ class PublicationSpider(scrapy.Spider):
 
     def fetch_url(self, url: str) -> str:
         """The URL to download: the publication's hosts are replaced by ``base_url`` when one is set."""
-        base = self.source_base
-        if not base:
-            return url
-        parts = urlsplit(url)
-        if parts.netloc and (
-            self.publication.owns(parts.hostname or "") or parts.netloc in self._source_hosts()
-        ):
-            b = urlsplit(base)
-            return urlunsplit((b.scheme, b.netloc, parts.path, parts.query, parts.fragment))
-        return url
+        return MirrorMap(self.publication, self.source_base).fetch_url(url)
 
     def logical_url(self, url: str) -> str:
         """The publication's URL for a fetched one (inverse of :meth:`fetch_url`)."""
-        base = self.source_base
-        if not base:
-            return url
-        parts = urlsplit(url)
-        b = urlsplit(base)
-        if parts.netloc == b.netloc:
-            home = urlsplit(self.publication.home)
-            return urlunsplit((home.scheme, home.netloc, parts.path, parts.query, parts.fragment))
-        return url
+        return MirrorMap(self.publication, self.source_base).logical_url(url)
 
     @property
     def comment_api_base(self) -> str | None:
@@ -164,9 +147,7 @@ class PublicationSpider(scrapy.Spider):
         return self.settings.get("SACORPUS_DISQUS_API_BASE") if rules and rules.disqus_forum else None
 
     def _source_hosts(self) -> set[str]:
-        src = self.publication.sources
-        urls = (*src.feeds, *src.sitemaps, *src.news_sitemaps, *src.start_urls, self.publication.home)
-        return {urlsplit(u).netloc for u in urls}
+        return MirrorMap(self.publication, None).source_hosts
 
     # --- start ----------------------------------------------------------------------------------------------
 

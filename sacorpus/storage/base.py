@@ -55,6 +55,15 @@ INDEXED_FIELDS = (
 )
 
 
+# ``scrapy sources --candidates --sort``: key -> (field, descending)
+CANDIDATE_SORTS = {
+    "count": ("count", True),
+    "last_seen": ("last_seen", True),
+    "first_seen": ("first_seen", True),
+    "host": ("host", False),
+}
+
+
 class StorageError(Exception):
     """The store could not read or write (server down, disk full, bad record).
 
@@ -268,6 +277,19 @@ class RunState(Connection):
     @abstractmethod
     def run_records(self, publication: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
         """The newest ``limit`` health records (of one publication), newest ``finished_at`` first."""
+
+    @abstractmethod
+    def add_source_candidates(self, sightings: list[Mapping[str, Any]]) -> None:
+        """Merge a run's sightings of other sites' feeds and sitemaps (``scrapy sources --candidates``).
+
+        Each sighting: ``url``, ``kind``, ``host``, ``count``, ``first_seen``, ``last_seen`` (stored UTC
+        form), ``seen_on`` (a page that links it) and ``publication``. Counts add up, first/last seen
+        widen, publications collect; two runs merging at once lose no count.
+        """
+
+    @abstractmethod
+    def source_candidates(self, sort: str = "count", limit: int = 100) -> list[dict[str, Any]]:
+        """Recorded candidates, sorted by one of :data:`CANDIDATE_SORTS` (count: most seen first)."""
 
     @abstractmethod
     def acquire_run_lock(self, name: str, holder: str, seconds: float) -> str | None:

@@ -15,9 +15,10 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from pymongo import DESCENDING
+from pymongo import ASCENDING, DESCENDING, UpdateOne
 from pymongo.errors import DuplicateKeyError, PyMongoError
 
+from sacorpus.storage.base import CANDIDATE_SORTS
 from sacorpus.storage.mongo_dedup import MongoFailFast
 
 
@@ -43,6 +44,49 @@ class MongoRunRecords(MongoFailFast):
             return [dict(doc) for doc in docs.limit(int(limit))]
         except PyMongoError as exc:
             raise self._failure(exc) from exc
+
+    # --- source candidates ------------------------------------------------------------------------
+
+    def add_source_candidates(self, sightings: list[Mapping[str, Any]]) -> None:
+        """One bulk write of atomic upserts ($inc, $min, $max): runs merging at once lose no count."""
+        ops = [
+            UpdateOne(
+                {"_id": str(s["url"])},
+                {
+                    "$inc": {"count": int(s.get("count") or 1)},
+                    "$min": {"first_seen": str(s["first_seen"])},
+                    "$max": {"last_seen": str(s["last_seen"])},
+                    "$addToSet": {"publications": str(s.get("publication") or "")},
+                    "$setOnInsert": {
+                        "kind": str(s["kind"]),
+                        "host": str(s["host"]),
+                        "seen_on": s.get("seen_on"),
+                    },
+                },
+                upsert=True,
+            )
+            for s in sightings
+        ]
+        if not ops:
+            return
+        try:
+            self.db.source_candidates.bulk_write(ops, ordered=False)
+        except PyMongoError as exc:
+            raise self._failure(exc) from exc
+
+    def source_candidates(self, sort: str = "count", limit: int = 100) -> list[dict[str, Any]]:
+        field, descending = CANDIDATE_SORTS[sort]
+        order = [(field, DESCENDING if descending else ASCENDING), ("_id", ASCENDING)]
+        try:
+            docs = list(self.db.source_candidates.find({}).sort(order).limit(int(limit)))
+        except PyMongoError as exc:
+            raise self._failure(exc) from exc
+        out = []
+        for doc in docs:
+            record = {"url": doc.pop("_id"), **doc}
+            record["publications"] = sorted(p for p in record.get("publications", []) if p)
+            out.append(record)
+        return out
 
     # --- the run lock ----------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fixture_layouts import layout_pages
 from fixture_specs import SPECS
+from fixture_specs_za import LAYOUTS_ZA
 from fixture_stories import STORIES
 
 SITES = Path(__file__).resolve().parents[1] / "sites"
@@ -121,6 +122,8 @@ LAYOUTS: dict[str, dict] = {
         sources=[("sitemap", "sitemap.xml")],
     ),
 }
+
+LAYOUTS.update(LAYOUTS_ZA)
 
 
 def e(text: str) -> str:
@@ -344,7 +347,8 @@ def build_articles(slug: str, files: dict[str, bytes]) -> dict[str, dict]:
             "title_clean": headline,
             "authors": [author],
             "published": when[:10],
-            "language": cfg.get("lang", "en"),
+            # a page's language as its text says (``langs``), whatever its markup declares
+            "language": cfg.get("langs", {}).get(path, cfg.get("lang", "en")),
             "absent": [NEWSLETTER],
         }
     return expected

@@ -46,7 +46,7 @@ def spec_page(slug: str, spec: dict) -> str:
     h1 = spec.get("h1", "<h1>{h}</h1>").format(h=e(headline))
     top = "\n".join((spec.get("top", ""), h1, spec.get("byline", ""), spec.get("date", "")))
     return page(
-        lang=spec.get("lang", "en"),
+        lang=spec.get("html_lang", spec.get("lang", "en")),  # what the markup declares
         title=spec["title"].format(h=headline),
         head=spec.get("head", ""),
         top=top,

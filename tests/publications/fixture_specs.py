@@ -647,3 +647,10 @@ for _slug, (_site, _old, _path) in ARC_SITES.items():
         "2017": arc_2017(_slug, _site, _old, _path, "2019-03-14", "2019-03-13T10:00:00+02:00"),
         "arc": arc(_slug, _site, f"/news/2026-11-03-{_slug}-arc-layout/"),
     }
+
+# eNCA, Moneyweb, the Daily Sun, The Witness, the IOL titles, Maroela Media, Vuk'uzenzele, Food For Mzansi
+# and the M&G's 2009-2013 layout (fixture_specs_za.py uses this module's helpers, so it comes last)
+from fixture_specs_za import mg_2011, za_specs  # noqa: E402
+
+SPECS.update(za_specs())
+SPECS["mg"]["2011"] = mg_2011()

@@ -477,3 +477,9 @@ STORIES: dict[str, list[tuple[str, str, str, str, list[str]]]] = {
         ),
     ],
 }
+
+# the publications added with eNCA, Moneyweb, the Daily Sun, The Witness, the IOL titles, Maroela Media,
+# Vuk'uzenzele and Food For Mzansi
+from fixture_stories_za import STORIES_ZA  # noqa: E402
+
+STORIES.update(STORIES_ZA)

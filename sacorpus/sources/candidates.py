@@ -1,0 +1,112 @@
+"""Source candidates: feeds and sitemaps of *other* sites that a crawled page points to.
+
+Why: news pages link to their peers (syndicated stories, "also on", partner widgets, embedded
+community papers), and each peer's ``<link rel="alternate" type="application/rss+xml">`` or feed and
+sitemap link found that way is a publication the corpus may want next. The crawl never fetches them (the
+address guard keeps a crawl on its publication's domains); it records them with counts so that
+``scrapy sources --candidates`` can list what turns up most. Plain functions over a page's HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from lxml import etree
+from lxml import html as lxml_html
+
+FEED_TYPES = frozenset(
+    {"application/rss+xml", "application/atom+xml", "application/feed+json", "application/rdf+xml"}
+)
+# the paths feeds and sitemaps are published at (WordPress, Arc XP, Drupal, Blogger, plain files)
+_FEED_PATH = re.compile(
+    r"(^|/)(feed|rss|atom|rss2|feeds?/posts/default)/?$|\.(rss|atom)$|(^|/)(rss|feed|atom|index)[\w-]*\.xml$",
+    re.I,
+)
+_SITEMAP_PATH = re.compile(r"(^|/)[\w-]*sitemap[\w-]*\.xml(\.gz)?$", re.I)
+# a comment thread's feed is not a source of articles
+_NOT_A_SOURCE = re.compile(r"/comments/feed/?$|/wp-json/|/oembed", re.I)
+MAX_LINKS = 2000  # links read per page: a page with more is a link farm, not a news page
+
+
+@dataclass(frozen=True)
+class Candidate:
+    url: str  # absolute, without fragment
+    kind: str  # "feed" | "sitemap"
+
+    @property
+    def host(self) -> str:
+        host = (urlsplit(self.url).hostname or "").lower()
+        return host.removeprefix("www.")
+
+
+def _clean(href: str | None, base: str) -> str | None:
+    if not href or len(href) > 2000:
+        return None
+    try:
+        parts = urlsplit(urljoin(base, href.strip()))
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return urlunsplit((parts.scheme, parts.netloc.lower(), parts.path or "/", parts.query, ""))
+
+
+def kind_of_link(url: str) -> str | None:
+    """``feed`` or ``sitemap`` for a URL shaped like one (by its path), else None."""
+    path = urlsplit(url).path
+    if _NOT_A_SOURCE.search(path):
+        return None
+    if _SITEMAP_PATH.search(path):
+        return "sitemap"
+    if _FEED_PATH.search(path):
+        return "feed"
+    return None
+
+
+def _links(root: etree._Element, base: str) -> Iterator[Candidate]:
+    for link in root.iter("link"):
+        rel = str(link.get("rel") or "").lower().split()
+        kind = "feed" if str(link.get("type") or "").strip().lower() in FEED_TYPES else None
+        if "alternate" in rel and kind:
+            url = _clean(link.get("href"), base)
+            if url and not _NOT_A_SOURCE.search(urlsplit(url).path):
+                yield Candidate(url, kind)
+        elif "sitemap" in rel:
+            url = _clean(link.get("href"), base)
+            if url:
+                yield Candidate(url, "sitemap")
+    for n, anchor in enumerate(root.iter("a")):
+        if n >= MAX_LINKS:
+            return
+        url = _clean(anchor.get("href"), base)
+        kind = kind_of_link(url) if url else None
+        if url and kind:
+            yield Candidate(url, kind)
+
+
+def find_candidates(html: str, page_url: str, own: Callable[[str], bool]) -> list[Candidate]:
+    """Feeds and sitemaps ``html`` points to on hosts ``own`` (host -> bool) does not claim; never raises.
+
+    The page's own host counts as owned too (a mirror or a fixture site serving the publication).
+    """
+    if not html or "<" not in html:
+        return []
+    try:
+        root = lxml_html.document_fromstring(html)
+    except (etree.ParserError, ValueError):
+        return []
+    page_host = (urlsplit(page_url).hostname or "").lower()
+    base = _clean(next(iter(root.xpath("//base/@href")), None), page_url) or page_url
+    seen: dict[str, Candidate] = {}
+    for candidate in _links(root, base):
+        host = (urlsplit(candidate.url).hostname or "").lower()
+        if host == page_host or own(host) or candidate.url in seen:
+            continue
+        seen[candidate.url] = candidate
+    return list(seen.values())
+
+
+__all__ = ["Candidate", "find_candidates", "kind_of_link"]
