@@ -24,8 +24,9 @@ from scrapy.exceptions import NotConfigured
 
 from sacorpus.sources.candidates import find_candidates
 from sacorpus.sources.dates import utc_now_iso
-from sacorpus.storage.base import RunState, StorageError, decode_spill_record, write_spill
+from sacorpus.storage.base import RunState, StorageError
 from sacorpus.storage.shared import SharedStore
+from sacorpus.storage.spill_lines import decode_spill_record, write_spill
 
 logger = logging.getLogger(__name__)
 

@@ -259,6 +259,27 @@ KEYS: tuple[Key, ...] = (
     Key("render", "wait_for", "CSS selector", "none", "Element the browser waits for.", '"article .post"'),
     Key("render", "wait", "seconds", "0", "Wait after the page loaded (at most 60).", "1.5"),
     Key("render", "timeout", "seconds", "30", "Longest a render may take (at most 300).", "30"),
+    Key(
+        "comments",
+        "disqus_forum",
+        "string",
+        "none",
+        "Disqus forum (short name) the pages embed.",
+        '"mypaper"',
+    ),
+    Key("comments", "item", "CSS selector", "none", "One on-page comment element.", '"ol.comments li"'),
+    Key("comments", "body", "CSS selector", "required with item", "A comment's text.", '".comment-body"'),
+    Key("comments", "author", "CSS selector", "none", "A comment's author.", '".comment-author"'),
+    Key("comments", "date", "CSS selector", "none", "A comment's date (datetime, else text).", '"time"'),
+    Key("comments", "id_attribute", "string", '"id"', "Attribute holding a comment's id.", '"id"'),
+    Key(
+        "comments",
+        "parent_attribute",
+        "string",
+        "none (the enclosing comment)",
+        "Attribute naming the comment a reply answers.",
+        '"data-parent"',
+    ),
 )
 
 _TITLES = {
@@ -268,6 +289,7 @@ _TITLES = {
     "urls": "`[urls]`",
     "rules": "`[[rules]]` (dated rule sets; at most one without valid_until)",
     "render": "`[render]` (pages a script builds)",
+    "comments": "`[comments]` (readers' comments: a Disqus forum, an on-page section, or both)",
 }
 
 

@@ -13,6 +13,7 @@ import argparse
 import sys
 
 from sacorpus.corpus.cli import CorpusCommand, ScanCounts, open_text_output
+from sacorpus.corpus.comments import COMMENTS, register_of
 from sacorpus.corpus.filters import ArticleFilter
 from sacorpus.corpus.wordlist import WORDLIST_FIELDS, WORDLIST_HEADER, WordCounter, wordlist_rows
 from sacorpus.storage.base import ArticleStore
@@ -61,7 +62,10 @@ class Command(CorpusCommand):
             self.maintain(store, opts)
             if opts.check:
                 return
-        kept = None if opts.recount else store.word_counts(flt.store_filter())
+        # kept counts are the articles'; the readers' comments are counted from their own tokens
+        kept = (
+            None if opts.recount or register_of(opts) == COMMENTS else store.word_counts(flt.store_filter())
+        )
         if kept is not None:
             self.counter = WordCounter.from_kept(kept, lower=opts.lower)
             counts.scanned = counts.matched = kept.articles

@@ -14,6 +14,7 @@ from typing import Any
 
 from itemadapter import ItemAdapter
 
+from sacorpus.items import Comment
 from sacorpus.pipelines._common import Counter, note, require_enabled
 from sacorpus.text.tagging.annotate import READS, UNTAGGED, annotation_fields
 
@@ -32,7 +33,7 @@ class AnnotatePipeline:
 
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
-        if "upos" not in adapter.field_names():  # a reader's comment: its record keeps no tags
+        if isinstance(item, Comment):  # a reader's comment: its record keeps no tags
             return item
         try:
             # only what tagging reads: a copy of the whole item would copy its raw body too

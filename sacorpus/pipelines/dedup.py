@@ -23,9 +23,10 @@ from sacorpus.items import Comment
 from sacorpus.pipelines._common import Counter, enabled_store
 from sacorpus.pipelines.store import SerialWorker
 from sacorpus.publications import PublicationRegistry
-from sacorpus.storage.base import ArticleStore, StorageError, write_spill
+from sacorpus.storage.base import ArticleStore, StorageError
 from sacorpus.storage.shared import SharedStore
 from sacorpus.storage.spill import UPDATE_KEY
+from sacorpus.storage.spill_lines import write_spill
 from sacorpus.text.dedup import DedupConfig, DedupResult
 from sacorpus.text.dedup_labels import Labeller, label_unlabelled
 

@@ -30,12 +30,9 @@ from twisted.python.threadpool import ThreadPool
 from sacorpus import settings as defaults
 from sacorpus.items import Comment
 from sacorpus.pipelines._common import Counter, enabled_store
-from sacorpus.storage.base import (
-    ArticleStore,
-    StorageError,
-    write_spill,
-)
+from sacorpus.storage.base import ArticleStore, StorageError
 from sacorpus.storage.shared import SharedStore
+from sacorpus.storage.spill_lines import write_spill
 
 logger = logging.getLogger(__name__)
 

@@ -6,12 +6,7 @@ Pick the backend with the import-path setting ``SACORPUS_STORE`` and build it wi
 
 from __future__ import annotations
 
-from sacorpus.storage.base import (
-    ArticleStore,
-    StorageError,
-    load_store_class,
-    store_from_settings,
-    write_spill,
-)
+from sacorpus.storage.base import ArticleStore, StorageError, load_store_class, store_from_settings
+from sacorpus.storage.spill_lines import write_spill
 
 __all__ = ["ArticleStore", "StorageError", "load_store_class", "store_from_settings", "write_spill"]

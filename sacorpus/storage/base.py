@@ -9,21 +9,18 @@ thread. Every method may raise :class:`StorageError` (the one documented excepti
 database cannot be reached or refuses a write; callers count it and retry or spill.
 
 Records are ``dataclasses.asdict(Article)`` dicts including ``body`` (raw bytes or None), which the
-backends keep zlib-compressed and restore on read.
+backends keep compressed (sacorpus.storage.layout) and restore on read.
 """
 
 from __future__ import annotations
 
-import base64
 import importlib
-import json
 import logging
 import os
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
-from pathlib import Path
 from typing import Any, Self
 
 from sacorpus import settings as defaults
@@ -42,17 +39,8 @@ DEFAULT_MONGO_DATABASE: str = defaults.MONGO_DATABASE
 DEFAULT_DEDUP_MAX_IDS: int = defaults.SACORPUS_DEDUP_MAX_IDS
 
 #: fields with real columns / indexes in both backends (the ones queried)
-INDEXED_FIELDS = (
-    "url",
-    "publication",
-    "published_at",
-    "fetched_at",
-    "language",
-    "dedup_label",
-    "text_hash",
-    "canonical_url",
-    "page_type",
-)
+INDEXED_FIELDS = ("url", "publication", "published_at", "fetched_at", "language", "dedup_label")
+INDEXED_FIELDS += ("text_hash", "canonical_url", "page_type")
 
 
 # ``scrapy sources --candidates --sort``: key -> (field, descending)
@@ -128,37 +116,6 @@ def store_path(settings: Any) -> str:
 def store_from_settings(settings: Any) -> ArticleStore:
     """Build (not open) the store the settings select (see :func:`store_path`)."""
     return load_store_class(store_path(settings)).from_settings(settings)
-
-
-def encode_spill_record(record: Mapping[str, Any]) -> str:
-    out = dict(record)
-    body = out.get("body")
-    if isinstance(body, bytes | bytearray):
-        out["body"] = None
-        out["body_b64"] = base64.b64encode(body).decode("ascii")
-    return json.dumps(out, ensure_ascii=False, default=str)
-
-
-def decode_spill_record(line: str) -> dict[str, Any]:
-    record: dict[str, Any] = json.loads(line)
-    b64 = record.pop("body_b64", None)
-    if b64 is not None:
-        record["body"] = base64.b64decode(b64)
-    return record
-
-
-def write_spill(path: str | os.PathLike[str], records: Iterable[Mapping[str, Any]]) -> int:
-    """Append records to a JSONL spill file (body base64); returns how many were written."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    n = 0
-    with path.open("a", encoding="utf-8") as fh:
-        for record in records:
-            fh.write(encode_spill_record(record) + "\n")
-            n += 1
-        fh.flush()
-        os.fsync(fh.fileno())
-    return n
 
 
 class Connection(ABC):

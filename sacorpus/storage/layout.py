@@ -172,6 +172,17 @@ def unpack_document(data: str | bytes | bytearray | memoryview) -> dict[str, Any
     return result
 
 
+def _packable(tokens: Any, offsets: Any) -> bool:
+    """Whether the token fields have the shape the packed encoding keeps exactly."""
+    if isinstance(tokens, list) and not all(isinstance(t, str) and _SEP not in t for t in tokens):
+        return False
+    if isinstance(offsets, list):
+        return all(
+            isinstance(o, list | tuple) and len(o) == 2 and all(type(x) is int for x in o) for o in offsets
+        )
+    return True
+
+
 def split_record(
     record: Mapping[str, Any], level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL
 ) -> tuple[dict[str, Any], bytes | None, bytes | None, bytes | None]:
@@ -182,6 +193,8 @@ def split_record(
     """
     doc = {k: v for k, v in record.items() if k not in ("body", "html")}
     packed = [k for k in ("tokens", "token_offsets") if isinstance(doc.get(k), list)]
+    if not _packable(doc.get("tokens"), doc.get("token_offsets")):
+        packed = []  # a damaged record keeps its token fields in the JSON, as they came: never refused
     if packed:
         doc["_packed"] = packed
     raw_body = record.get("body")

@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sacorpus.storage.base import ArticleStorage, StorageError, decode_spill_record, write_spill
+from sacorpus.storage.base import ArticleStorage, StorageError
+from sacorpus.storage.spill_lines import decode_spill_record, write_spill
 
 logger = logging.getLogger(__name__)
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sacorpus.storage.base import ArticleStore, write_spill
+from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.comment_records import comment_spill_path
+from sacorpus.storage.spill_lines import write_spill
 
 ARTICLE = "https://news.example/2026/11/02/story-1"
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from test_store_pipelines import run_crawl
 
-from sacorpus.storage.base import decode_spill_record
+from sacorpus.storage.spill_lines import decode_spill_record
 from sacorpus.storage.sqlite import SQLiteStore
 from sacorpus.verdict import run_failures
 

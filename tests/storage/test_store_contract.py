@@ -9,14 +9,9 @@ from typing import Any
 import pytest
 
 from sacorpus.items import Article
-from sacorpus.storage.base import (
-    ArticleStore,
-    StorageError,
-    load_store_class,
-    store_from_settings,
-    write_spill,
-)
+from sacorpus.storage.base import ArticleStore, StorageError, load_store_class, store_from_settings
 from sacorpus.storage.mongo import MongoStore, with_direct_connection
+from sacorpus.storage.spill_lines import write_spill
 from sacorpus.storage.sqlite import SQLiteStore
 
 

@@ -15,7 +15,7 @@ from scrapy.utils.test import get_crawler
 
 from sacorpus.pipelines.dedup import DedupPipeline
 from sacorpus.pipelines.store import StorePipeline
-from sacorpus.storage.base import decode_spill_record
+from sacorpus.storage.spill_lines import decode_spill_record
 from sacorpus.storage.sqlite import SQLiteStore
 from sacorpus.testing.servers import free_port
 from sacorpus.verdict import REFUSED, run_failures
