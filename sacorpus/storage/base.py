@@ -39,8 +39,8 @@ DEFAULT_MONGO_DATABASE: str = defaults.MONGO_DATABASE
 DEFAULT_DEDUP_MAX_IDS: int = defaults.SACORPUS_DEDUP_MAX_IDS
 
 #: fields with real columns / indexes in both backends (the ones queried)
-INDEXED_FIELDS = ("url", "publication", "published_at", "fetched_at", "language", "dedup_label")
-INDEXED_FIELDS += ("text_hash", "canonical_url", "page_type")
+INDEXED_FIELDS: tuple[str, ...] = ("url", "publication", "published_at", "fetched_at", "language")
+INDEXED_FIELDS += ("dedup_label", "text_hash", "canonical_url", "page_type")
 
 
 # ``scrapy sources --candidates --sort``: key -> (field, descending)
