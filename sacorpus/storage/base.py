@@ -24,6 +24,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Self
 
 from sacorpus import settings as defaults
+from sacorpus.storage.counts import StoreFilter
 from sacorpus.storage.queries import CorpusQueries
 
 logger = logging.getLogger(__name__)
@@ -170,7 +171,6 @@ class ArticleStorage(CorpusQueries, Connection):
     @abstractmethod
     def count(self, publication: str | None = None) -> int: ...
 
-    @abstractmethod
     def iter_articles(
         self,
         publication: str | None = None,
@@ -182,6 +182,8 @@ class ArticleStorage(CorpusQueries, Connection):
         ``fields`` restricts the keys returned (``url`` always included); ``body`` is only read
         when asked for. Safe to call ``update_fields`` on yielded records while iterating.
         """
+        where = StoreFilter(publications=(publication,) if publication is not None else ())
+        return self.query_articles(where, fields, batch_size=batch_size)
 
     @abstractmethod
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:

@@ -303,15 +303,6 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
             raise self._failure(exc) from exc
         return {str(v) for v in values if v not in (None, "")}
 
-    def iter_articles(
-        self,
-        publication: str | None = None,
-        fields: Iterable[str] | None = None,
-        batch_size: int = 500,
-    ) -> Iterator[dict[str, Any]]:
-        where = StoreFilter(publications=(publication,) if publication is not None else ())
-        return self.query_articles(where, fields, batch_size=batch_size)
-
     def query_articles(
         self,
         where: StoreFilter,

@@ -307,15 +307,6 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
             rows = cur.execute(f"SELECT DISTINCT {field} FROM articles WHERE {field} <> ''").fetchall()
         return {str(r[0]) for r in rows}
 
-    def iter_articles(
-        self,
-        publication: str | None = None,
-        fields: Iterable[str] | None = None,
-        batch_size: int = 500,
-    ) -> Iterator[dict[str, Any]]:
-        where = StoreFilter(publications=(publication,) if publication is not None else ())
-        return self.query_articles(where, fields, batch_size=batch_size)
-
     def query_articles(
         self,
         where: StoreFilter,
