@@ -38,6 +38,7 @@ from sacorpus.storage.layout import LayoutError, join_record, split_record
 from sacorpus.storage.mongo_comments import MongoComments, create_comment_indexes
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
 from sacorpus.storage.mongo_index import COUNTS_READY, TERMS_READY, MongoCorpusIndex, mongo_where
+from sacorpus.storage.mongo_paging import ordered_pages
 from sacorpus.storage.mongo_runs import MongoRunRecords
 
 logger = logging.getLogger(__name__)
@@ -329,27 +330,11 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
         terms = sorted({t.casefold() for t in tokens})
         if terms and self.index_ready(TERMS_READY):
             base["terms"] = {"$all": terms}
-        last: str | None = None
-        while True:
-            query = dict(base)
-            if last is not None:
-                query["_order"] = {"$gt": last}
-            try:
-                docs = list(
-                    self.db.articles.find(query, projection)
-                    .sort("_order", ASCENDING)
-                    .limit(max(1, batch_size))
-                )
-            except PyMongoError as exc:
-                raise self._failure(exc) from exc
-            if not docs:
-                return
-            for doc in docs:
-                record = _from_doc(doc, with_body)
-                if not with_body:
-                    record.pop("body", None)
-                yield {k: v for k, v in record.items() if k in wanted} if wanted is not None else record
-            last = docs[-1]["_order"]
+        for doc in ordered_pages(self.db.articles, base, projection, batch_size, self._failure):
+            record = _from_doc(doc, with_body)
+            if not with_body:
+                record.pop("body", None)
+            yield {k: v for k, v in record.items() if k in wanted} if wanted is not None else record
 
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         fields = {k: v for k, v in fields.items() if k != "url"}

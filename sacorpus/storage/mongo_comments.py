@@ -17,6 +17,7 @@ from pymongo.errors import PyMongoError
 from sacorpus.storage.base import StorageError
 from sacorpus.storage.comment_records import merge_comment
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoFailFast
+from sacorpus.storage.mongo_paging import ordered_pages
 from sacorpus.storage.sqlite_comments import comment_order
 
 
@@ -95,24 +96,9 @@ class MongoComments(MongoFailFast):
     ) -> Iterator[dict[str, Any]]:
         wanted = set(fields) | {"url"} if fields is not None else None
         projection = {name: 1 for name in wanted} | {"_order": 1} if wanted is not None else None
-        last: str | None = None
-        while True:
-            query: dict[str, Any] = {"publication": publication} if publication else {}
-            if last is not None:
-                query["_order"] = {"$gt": last}
-            try:
-                docs = list(
-                    self.db.comments.find(query, projection)
-                    .sort("_order", ASCENDING)
-                    .limit(max(1, batch_size))
-                )
-            except PyMongoError as exc:
-                raise self._failure(exc) from exc
-            if not docs:
-                return
-            for doc in docs:
-                yield _plain(doc)
-            last = docs[-1]["_order"]
+        query = {"publication": publication} if publication else {}
+        for doc in ordered_pages(self.db.comments, query, projection, batch_size, self._failure):
+            yield _plain(doc)
 
     # --- threads ---------------------------------------------------------------------------------
 
