@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from email.message import Message
 from pathlib import Path
 
@@ -62,6 +63,27 @@ class GatedSite:
         return 200, {"Content-Type": resource.content_type, **resource.headers}, body
 
 
+def second_run_while_first_runs(
+    site: GatedSite, first: subprocess.Popen, ready: Callable[[], object], args: list[str], workdir: Path
+) -> subprocess.CompletedProcess[str]:
+    """Once ``ready()`` returns, run a second crawl while the gate holds the first one, then let the
+    first one finish (killed if anything fails on the way)."""
+    try:
+        ready()
+        second = subprocess.run(
+            [*SCRAPY, "crawl", "demo", *FAST, *args, "-a", f"base_url={site.base}", "-a", "sources=sitemaps"],
+            cwd=REPO, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert first.poll() is None, "the first run ended before the second was tried"
+        site.opened.set()
+        assert first.wait(timeout=240) == 0, (workdir / "crawl.log").read_text()[-3000:]
+        return second
+    finally:
+        site.opened.set()
+        if first.poll() is None:
+            first.kill()
+
+
 def start(workdir: Path, base_url: str, *args: str, jobs: str = "jobs", log: str = "crawl.log"):
     cmd = [
         *SCRAPY, "crawl", "demo", *FAST,
@@ -99,23 +121,16 @@ def test_a_second_run_refuses_while_the_first_completes(tmp_path, jobs):
     site = GatedSite(big, free=8)
     with site.serve() as server:
         first = start(tmp_path, server.base_url, *SLOW)
-        try:
+        served: list[int] = []
+
+        def ready() -> None:
             wait_stored(tmp_path, first, 5)
-            served_before = len(server.requests)
-            second = subprocess.run(
-                [*SCRAPY, "crawl", "demo", *FAST,
-                 "-s", f"SACORPUS_SQLITE_PATH={tmp_path / 'corpus.sqlite'}",
-                 "-s", f"SACORPUS_JOBDIR_ROOT={tmp_path / jobs}",
-                 "-a", f"base_url={server.base_url}", "-a", "sources=sitemaps"],
-                cwd=REPO, capture_output=True, text=True, timeout=120,
-            )  # fmt: skip
-            assert first.poll() is None, "the first run ended before the second was tried"
-            site.opened.set()
-            assert first.wait(timeout=240) == 0, (tmp_path / "crawl.log").read_text()[-3000:]
-        finally:
-            site.opened.set()
-            if first.poll() is None:
-                first.kill()
+            served.append(len(server.requests))
+
+        args = ["-s", f"SACORPUS_SQLITE_PATH={tmp_path / 'corpus.sqlite'}"]
+        args += ["-s", f"SACORPUS_JOBDIR_ROOT={tmp_path / jobs}"]
+        second = second_run_while_first_runs(site, first, ready, args, tmp_path)
+    served_before = served[0]
     log = second.stdout + second.stderr
     assert second.returncode == 1, log[-3000:]
     refusals = [
@@ -184,26 +199,17 @@ def test_a_second_run_on_the_same_mongodb_refuses(tmp_path, mongo_server):
         site = GatedSite(big, free=8)
         with site.serve() as server:
             first = start(tmp_path, server.base_url, *SLOW, *mongo, "-s", "SACORPUS_RUN_LOCK_SECONDS=3")
-            try:
+
+            def ready() -> None:
                 deadline = time.monotonic() + 120
                 while articles.count_documents({}) < 5:
                     assert first.poll() is None, (tmp_path / "crawl.log").read_text()[-3000:]
                     assert time.monotonic() < deadline, "the first run stored too little in time"
                     time.sleep(0.2)
                 time.sleep(3)  # longer than the lease: only its renewal keeps it
-                second = subprocess.run(
-                    [*SCRAPY, "crawl", "demo", *FAST, *mongo,
-                     "-s", f"SACORPUS_JOBDIR_ROOT={tmp_path / 'second-jobs'}",
-                     "-a", f"base_url={server.base_url}", "-a", "sources=sitemaps"],
-                    cwd=REPO, capture_output=True, text=True, timeout=120,
-                )  # fmt: skip
-                assert first.poll() is None, "the first run ended before the second was tried"
-                site.opened.set()
-                assert first.wait(timeout=240) == 0, (tmp_path / "crawl.log").read_text()[-3000:]
-            finally:
-                site.opened.set()
-                if first.poll() is None:
-                    first.kill()
+
+            jobs = ["-s", f"SACORPUS_JOBDIR_ROOT={tmp_path / 'second-jobs'}"]
+            second = second_run_while_first_runs(site, first, ready, [*mongo, *jobs], tmp_path)
         log = second.stdout + second.stderr
         assert second.returncode == 1, log[-3000:]
         assert "sacorpus: demo: run refused: another run of demo is using MongoStore(" in log
