@@ -18,12 +18,13 @@ from typing import Any, ClassVar
 
 from sacorpus.corpus.cli import CorpusCommand, ScanCounts
 from sacorpus.corpus.filters import ArticleFilter
+from sacorpus.corpus.scrapy_adapter import ScrapyAdapter
 from sacorpus.storage.base import ArticleStore
 from sacorpus.text.tagging.annotate import READS, annotation_fields, current_model_names
 from sacorpus.text.tagging.model import MODEL_LANGUAGES
 
 
-class Command(CorpusCommand):
+class Command(CorpusCommand, ScrapyAdapter):
     fields = ("url", "pos_model", *READS)
     scan_what: ClassVar[str] = "articles read for tagging"
 

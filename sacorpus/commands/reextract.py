@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from sacorpus.corpus.cli import CorpusCommand, ScanCounts
 from sacorpus.corpus.filters import ArticleFilter
+from sacorpus.corpus.scrapy_adapter import ScrapyAdapter
 from sacorpus.items import Article
 from sacorpus.publications import PublicationRegistry
 from sacorpus.sources.wayback import wayback_date
@@ -68,7 +69,7 @@ def reextracted_fields(record: dict[str, Any], publications: PublicationRegistry
     return fields
 
 
-class Command(CorpusCommand):
+class Command(CorpusCommand, ScrapyAdapter):
     fields = None  # every field, the raw body included
     scan_what: ClassVar[str] = "articles re-extracted"
 

@@ -2,7 +2,8 @@
 
 Why here and not in sacorpus/commands/: Scrapy turns every ScrapyCommand subclass found in the
 commands package into a command, so the shared plumbing - including the :class:`CorpusCommand` base
-class - lives here and the command modules keep only what is their own.
+class - lives here and the command modules keep only what is their own. Nothing here imports Scrapy
+(see :mod:`sacorpus.corpus.command`): the ``sacorpus`` command line runs these without it.
 """
 
 from __future__ import annotations
@@ -16,10 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TextIO
 
-from scrapy.commands import ScrapyCommand
-from scrapy.exceptions import UsageError
-from tqdm import tqdm
-
+from sacorpus.corpus.command import Command, UsageError
 from sacorpus.corpus.comments import ARTICLES, COMMENTS, add_register_options, register_of, register_readers
 from sacorpus.corpus.filters import ArticleFilter, FilterError, fields_with_filter
 from sacorpus.corpus.known import check_filter_values
@@ -81,6 +79,8 @@ def iter_store(
     scan. ``register`` reads the articles or the readers' comments (:mod:`sacorpus.corpus.comments`),
     which have no search index and are read whole, publication-narrowed.
     """
+    from tqdm import tqdm
+
     counts = counts if counts is not None else ScanCounts()
     publication = flt.store_publication
     count, read = register_readers(store, register)
@@ -190,7 +190,7 @@ def open_corpus(settings: Any) -> Iterator[ArticleStore]:
         yield store
 
 
-class CorpusCommand(ScrapyCommand):
+class CorpusCommand(Command):
     """Template for the read-only corpus commands (export, search, kwic, wordlist, collocations, stats).
 
     Why a template: each of them checks its arguments, parses the article filter (a bad filter is a
@@ -208,9 +208,6 @@ class CorpusCommand(ScrapyCommand):
     the progress bar.
     """
 
-    requires_project = True
-    requires_crawler_process = False
-    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
     #: the fields :meth:`records` reads from the store (None: all)
     fields: Sequence[str] | None = None
     #: what the scan report calls the articles that passed the filter
@@ -224,8 +221,7 @@ class CorpusCommand(ScrapyCommand):
     def name(self) -> str:
         return type(self).__module__.rsplit(".", 1)[-1]
 
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        super().add_options(parser)
+    def add_command_line(self, parser: argparse.ArgumentParser) -> None:
         self.add_command_options(parser)
         add_register_options(parser)
         add_filter_options(parser)
@@ -277,7 +273,7 @@ class CorpusCommand(ScrapyCommand):
         print(f"{self.name}: {message}", file=sys.stderr)
         self.exitcode = 1
 
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+    def execute(self, args: list[str], opts: argparse.Namespace) -> None:
         self.check_args(args, opts)
         try:
             flt = ArticleFilter.from_options(opts)

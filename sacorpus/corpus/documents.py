@@ -14,9 +14,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sacorpus.text.analysis import paragraph_spans
-from sacorpus.text.tagging.annotate import token_annotations, with_annotation
-
 #: what the two exports read from the store
 DOCUMENT_FIELDS = (
     "url",
@@ -59,6 +56,11 @@ def paragraphs(
     record: dict[str, Any], *, tag: bool = False, models: dict[str, Any] | None = None
 ) -> Iterator[list[Sentence]]:
     """The article's paragraphs, each a list of its sentences (an empty article yields nothing)."""
+    # imported here: the text analysis loads the language models, which a command that only needs
+    # this module's field list (every corpus command, through the export fields) must not pay for
+    from sacorpus.text.analysis import paragraph_spans
+    from sacorpus.text.tagging.annotate import token_annotations, with_annotation
+
     text = str(record.get("text") or "")
     annotated = token_annotations(
         with_annotation(record, models if models is not None else {}) if tag else record

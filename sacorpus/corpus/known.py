@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sacorpus.corpus.filters import ArticleFilter, check_known
-from sacorpus.publications import PublicationError, load_all
 from sacorpus.storage.base import ArticleStore
 
 
@@ -22,6 +21,8 @@ class KnownValues:
 
 def file_values(settings: Any) -> KnownValues:
     """The publications and languages of the publication files (shipped and SACORPUS_PUBLICATIONS_DIR)."""
+    from sacorpus.publications import PublicationError, load_all  # only when a filter names one
+
     try:
         files = load_all(settings.get("SACORPUS_PUBLICATIONS_DIR") or None)
     except PublicationError:  # a broken file is reported by `scrapy check-publications`, not here
@@ -44,5 +45,8 @@ def known_values(store: ArticleStore, settings: Any, files: KnownValues | None =
 def check_filter_values(flt: ArticleFilter, store: ArticleStore, settings: Any) -> None:
     """Raise FilterError when the filter names a publication or language nothing has."""
     if flt.publications or flt.languages:
+        stored = store.distinct_values("publication"), store.distinct_values("language")
+        if set(flt.publications) <= stored[0] and set(flt.languages) <= stored[1]:
+            return  # the corpus holds them: no need to read (and compile) every publication file
         known = known_values(store, settings)
         check_known(flt, known.publications, known.languages)

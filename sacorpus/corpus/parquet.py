@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from sacorpus.corpus.documents import article_id
-from sacorpus.text.tagging.annotate import token_annotations, with_annotation
 
 ROW_GROUP = 1000
 #: a row group is also written once its rows hold about this much (estimated Python memory): long
@@ -60,6 +59,8 @@ def _schema() -> Any:
 
 def parquet_row(record: Mapping[str, Any]) -> dict[str, Any]:
     """The row of one article (what :class:`ParquetExport` writes)."""
+    from sacorpus.text.tagging.annotate import token_annotations  # the tagger only when exporting
+
     annotated = token_annotations(dict(record)) if record.get("upos") else None
     row = {name: record.get(name) for name, _ in COLUMNS}
     row["id"] = article_id(str(record.get("url") or ""))
@@ -98,6 +99,8 @@ class ParquetExport:
     ) -> None:
         """Add one article; ``tag``: give an article stored without tags the shipped models' tags."""
         if tag:
+            from sacorpus.text.tagging.annotate import with_annotation
+
             record = with_annotation(record, models if models is not None else {})
         row = parquet_row(record)
         self.rows.append(row)
