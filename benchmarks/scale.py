@@ -71,6 +71,20 @@ def prepared_pages(data: Path, cache: Path, n: int) -> list[dict[str, Any]]:
     return pages
 
 
+def varying(i: int, n: int) -> dict[str, Any]:
+    """What article ``i`` of ``n`` has of its own (the rest comes from its two pages)."""
+    slug = SLUGS[i % len(SLUGS)]
+    day = i * 1095 // n  # fetched in date order, as a crawl adds them
+    return {
+        "url": f"https://{slug}.example/{i}",
+        "publication": slug,
+        "published_at": f"{2022 + day // 365}-{1 + (day % 365) // 31:02d}-{1 + day % 28:02d}T08:00:00",
+        "fetched_at": f"2025-01-01T00:00:00.{i:07d}",
+        "dedup_label": "duplicate" if i % 20 == 0 else "unique",
+        "text_hash": hashlib.sha1(f"{i}".encode()).hexdigest(),
+    }
+
+
 def recombined(pages: list[dict[str, Any]], n: int) -> Iterator[dict[str, Any]]:
     """Article ``i``: the body and HTML of one page, the text and tokens of two."""
     from sacorpus.storage.counts import is_word
@@ -80,21 +94,14 @@ def recombined(pages: list[dict[str, Any]], n: int) -> Iterator[dict[str, Any]]:
         a, b = pages[i % p], pages[(i * 7 + 3) % p]
         shift = len(a["text"]) + 1
         tokens = a["tokens"] + b["tokens"]
-        slug = SLUGS[i % len(SLUGS)]
-        day = i * 1095 // n  # fetched in date order, as a crawl adds them
         yield {
             **a,
-            "url": f"https://{slug}.example/{i}",
-            "publication": slug,
             "text": a["text"] + "\n" + b["text"],
             "tokens": tokens,
             "token_offsets": a["token_offsets"] + [[s + shift, e + shift] for s, e in b["token_offsets"]],
             "token_count": len(tokens),
             "word_count": sum(1 for t in tokens if is_word(t)),
-            "published_at": f"{2022 + day // 365}-{1 + (day % 365) // 31:02d}-{1 + day % 28:02d}T08:00:00",
-            "fetched_at": f"2025-01-01T00:00:00.{i:07d}",
-            "dedup_label": "duplicate" if i % 20 == 0 else "unique",
-            "text_hash": hashlib.sha1(f"{i}".encode()).hexdigest(),
+            **varying(i, n),
         }
 
 
@@ -113,7 +120,9 @@ def build(store: Any, pages: list[dict[str, Any]], n: int, batch: int = 500) -> 
     return n / (time.perf_counter() - start)
 
 
-def sqlite_store(cache: Path, pages: list[dict[str, Any]], n: int) -> Path:
+def sqlite_store(cache: Path, pages: list[dict[str, Any]], n: int, clone_from: int = 0) -> Path:
+    """The cached store of ``n`` articles; built through ``upsert_articles``, or with ``clone_from``
+    copied from the store of that many (see scale_clone.py)."""
     from sacorpus.storage.sqlite import SQLiteStore
 
     path = cache / f"store-{n}-{len(pages)}.sqlite"
@@ -121,8 +130,14 @@ def sqlite_store(cache: Path, pages: list[dict[str, Any]], n: int) -> Path:
         partial = path.with_suffix(".part")
         for leftover in cache.glob(partial.name + "*"):
             leftover.unlink()
-        with SQLiteStore(str(partial), spill_path=str(cache / "spill.jsonl")) as store:
-            rate = build(store, pages, n)
+        if clone_from and clone_from < n:
+            from scale_clone import cloned_store
+
+            base = sqlite_store(cache, pages, clone_from)
+            rate = cloned_store(base, partial, clone_from, n)
+        else:
+            with SQLiteStore(str(partial), spill_path=str(cache / "spill.jsonl")) as store:
+                rate = build(store, pages, n)
         partial.rename(path)
         print(f"built {n} articles into {path}: {rate:.0f} articles/s", file=sys.stderr)
     return path
@@ -263,6 +278,13 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=200, help="real pages recombined")
     parser.add_argument("--mongo-size", type=int, default=10_000)
     parser.add_argument("--skip-mongo", action="store_true")
+    parser.add_argument(
+        "--clone-from",
+        type=int,
+        default=0,
+        metavar="M",
+        help="build larger stores by copying the rows of the store of M articles (scale_clone.py)",
+    )
     parser.add_argument("--skip", default="", help="comma-separated command names not to run")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds per command")
     opts = parser.parse_args()
@@ -276,7 +298,7 @@ def main() -> int:
     sqlite_results: dict[int, dict[str, tuple[float, float]]] = {}
     old_kb = old_layout_kb(pages)
     for n in sizes:
-        path = sqlite_store(opts.cache, pages, n)
+        path = sqlite_store(opts.cache, pages, n, opts.clone_from)
         size_kb = sum(p.stat().st_size for p in path.parent.glob(path.name + "*")) / n / 1024
         print(
             f"\nSQLite, {n} articles: {size_kb:.1f} KB/article (older layout, same records: {old_kb:.1f} KB; "
