@@ -171,7 +171,8 @@ def zstd_levels(pages: list[dict[str, Any]]) -> None:
 def commands(out: Path) -> list[tuple[str, list[str], str | None]]:
     """(name, scrapy arguments, name of the baseline command in the same run)."""
     return [
-        ("startup", ["version"], None),
+        ("startup-scrapy", ["version"], None),  # Scrapy's command line: what every command paid before
+        ("startup", ["stats", "--help"], "startup-scrapy"),  # the lean path's start-up (no query)
         ("search", ["search", "water", "--limit", "0"], "search-linear"),
         ("search-linear", ["search", "--regex", "(water)"], None),  # a group: no literal to narrow by
         ("search-regex", ["search", "--regex", r"water\s+\w+"], "search-linear"),
@@ -196,74 +197,97 @@ def commands(out: Path) -> list[tuple[str, list[str], str | None]]:
 
 
 #: a small launcher between this (large) process and each command: a child's peak RSS starts from the
-#: memory of the process that exec'd it, so the command is exec'd from this launcher, not from here
+#: memory of the process that exec'd it, so the command is exec'd from this launcher, not from here.
+#: It reports the peak RSS (ru_maxrss: file-backed mapped pages of the SQLite file included) and the
+#: peak anonymous RSS (RssAnon of /proc/PID/status, sampled every 10 ms: the process's own memory).
 _LAUNCHER = """
 import json, os, subprocess, sys, time
 start = time.perf_counter()
 proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
-_, status, usage = os.wait4(proc.pid, 0)
-print(json.dumps([time.perf_counter() - start, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)]))
+anon = 0
+while proc.poll() is None:
+    try:
+        with open(f"/proc/{proc.pid}/status") as fh:
+            for line in fh:
+                if line.startswith("RssAnon:"):
+                    anon = max(anon, int(line.split()[1]))
+    except OSError:
+        pass
+    time.sleep(0.01)
+seconds = time.perf_counter() - start
+usage = __import__("resource").getrusage(__import__("resource").RUSAGE_CHILDREN)
+print(json.dumps([seconds, usage.ru_maxrss / 1024, proc.returncode, anon / 1024]))
 """
 
 
-def run_command(args: list[str], settings: list[str], timeout: float) -> tuple[float, float, int]:
-    """(seconds, peak RSS in MB, exit code) of ``python -m scrapy <args>`` in the repository."""
-    cmd = [sys.executable, "-c", _LAUNCHER, sys.executable, "-m", "scrapy", *args, "--no-progress", *settings]
+def run_command(args: list[str], settings: list[str], timeout: float) -> tuple[float, float, int, float]:
+    """(seconds, peak RSS in MB, exit code, peak anonymous RSS in MB) of ``sacorpus <args>`` (``python -m sacorpus.console``: the
+    corpus commands without Scrapy's start-up, the others through Scrapy's command line) in the
+    repository; ``version`` through ``python -m scrapy``."""
+    entry = ["scrapy"] if args == ["version"] else ["sacorpus.console"]
+    tail = [] if args == ["version"] or "--help" in args else ["--no-progress", *settings]
+    cmd = [sys.executable, "-c", _LAUNCHER, sys.executable, "-m", *entry, *args, *tail]
     env = {k: v for k, v in os.environ.items() if k not in ("MONGO_URI", "SACORPUS_SQLITE_PATH")}
     try:
         proc = subprocess.run(
             cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, start_new_session=True
         )
     except subprocess.TimeoutExpired:
-        return timeout, 0.0, -9
-    seconds, rss, code = json.loads(proc.stdout.strip().splitlines()[-1])
+        return timeout, 0.0, -9, 0.0
+    seconds, rss, code, anon = json.loads(proc.stdout.strip().splitlines()[-1])
     if code != 0:
         print(f"  {' '.join(args)}: exit {code}: {proc.stderr[-300:]}", file=sys.stderr)
-    return float(seconds), float(rss), int(code)
+    return float(seconds), float(rss), int(code), float(anon)
+
+
+Result = tuple[float, float, float]  # seconds, peak RSS MB, peak anonymous RSS MB
 
 
 def time_commands(
     label: str, settings: list[str], out: Path, skip: set[str], timeout: float
-) -> dict[str, tuple[float, float]]:
-    results: dict[str, tuple[float, float]] = {}
+) -> dict[str, Result]:
+    results: dict[str, Result] = {}
     for name, args, _ in commands(out):
         if name in skip:
             continue
-        seconds, rss, code = run_command(args, settings, timeout)
-        results[name] = (seconds, rss)
+        seconds, rss, code, anon = run_command(args, settings, timeout)
+        results[name] = (seconds, rss, anon)
         print(
-            f"  [{label}] {name:<17} {seconds:8.2f} s  {rss:6.0f} MB{'  FAILED' if code else ''}",
+            f"  [{label}] {name:<17} {seconds:8.2f} s  {rss:6.0f} MB  anon {anon:6.0f} MB"
+            f"{'  FAILED' if code else ''}",
             file=sys.stderr,
         )
     return results
 
 
-def report(
-    title: str,
-    results: dict[str, tuple[float, float]],
-    against: dict[str, tuple[float, float]] | None,
-    out: Path,
-) -> None:
+def report(title: str, results: dict[str, Result], against: dict[str, Result] | None, out: Path) -> None:
+    """One line a command: wall seconds (start-up included: what a user waits), peak RSS and peak
+    anonymous RSS, the ratio to its baseline, and the verdict against the targets (on the wall time;
+    the memory target on the anonymous RSS, file-backed mapped pages aside)."""
     print(f"\n{title}")
-    print(f"  {'command':<17} {'seconds':>8} {'peak MB':>8}  {'baseline':<28} {'ratio':>7}  target")
+    print(
+        f"  {'command':<17} {'seconds':>8} {'peak MB':>8} {'anon MB':>8}  {'baseline':<28} {'ratio':>7}  target"
+    )
+    startup = results.get("startup", (0.0, 0.0, 0.0))[0]
     for name, _args, base in commands(out):
         if name not in results:
             continue
-        seconds, rss = results[name]
-        net = max(0.0, seconds - results.get("startup", (0.0, 0.0))[0])
+        seconds, rss, anon = results[name]
         ref_name, ref = (
             (base, results.get(base or "")) if base else (name + " @ smaller", (against or {}).get(name))
         )
         ratio = f"{seconds / ref[0]:7.3f}" if ref and ref[0] else "      -"
         target = TARGETS.get(name.split("-")[0] if name.split("-")[0] in ("search", "kwic") else name)
         verdict = (
-            f"net {net:.2f} s (startup taken off) <= {target} s {'ok' if net <= target else 'MISSED'}"
+            f"{seconds:.2f} s <= {target} s {'ok' if seconds <= target else 'MISSED'} "
+            f"(start-up {startup:.2f} s of it)"
             if target
             else ""
         )
-        rss_ok = "" if rss <= RSS_TARGET_MB else f" RSS>{RSS_TARGET_MB}"
+        rss_ok = "" if anon <= RSS_TARGET_MB else f" anon RSS > {RSS_TARGET_MB} MB"
         print(
-            f"  {name:<17} {seconds:8.2f} {rss:8.0f}  {ref_name if ref else '-':<28} {ratio}  {verdict}{rss_ok}"
+            f"  {name:<17} {seconds:8.2f} {rss:8.0f} {anon:8.0f}  {ref_name if ref else '-':<28} {ratio}  "
+            f"{verdict}{rss_ok}"
         )
 
 
@@ -294,8 +318,8 @@ def main() -> int:
     pages = prepared_pages(opts.data, opts.cache, opts.pages)
     zstd_levels(pages)
     out = Path(tempfile.mkdtemp(prefix="scale-out-"))
-    previous: dict[str, tuple[float, float]] | None = None
-    sqlite_results: dict[int, dict[str, tuple[float, float]]] = {}
+    previous: dict[str, Result] | None = None
+    sqlite_results: dict[int, dict[str, Result]] = {}
     old_kb = old_layout_kb(pages)
     for n in sizes:
         path = sqlite_store(opts.cache, pages, n, opts.clone_from)
@@ -330,7 +354,7 @@ def mongo(
     pages: list[dict[str, Any]],
     out: Path,
     skip: set[str],
-    sqlite: dict[str, tuple[float, float]] | None,
+    sqlite: dict[str, Result] | None,
 ) -> None:
     from sacorpus.storage.mongo import MongoStore
     from sacorpus.testing.mongo import local_mongo_server
@@ -353,10 +377,10 @@ def mongo(
         ]
         results = time_commands(f"mongo {opts.mongo_size}", settings, out, skip, opts.timeout)
         print(f"\nMongoDB, {opts.mongo_size} articles (ratio: to SQLite at the same size; target <= 3)")
-        for name, (seconds, rss) in results.items():
+        for name, (seconds, rss, anon) in results.items():
             ref = (sqlite or {}).get(name)
             ratio = f"{seconds / ref[0]:7.2f}" if ref and ref[0] else "      -"
-            print(f"  {name:<17} {seconds:8.2f} s {rss:6.0f} MB  x SQLite {ratio}")
+            print(f"  {name:<17} {seconds:8.2f} s {rss:6.0f} MB  anon {anon:6.0f} MB  x SQLite {ratio}")
         with store:
             store.drop()
 

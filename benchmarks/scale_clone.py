@@ -61,7 +61,9 @@ def cloned_store(base: Path, dest: Path, base_n: int, n: int) -> float:
             doc.update(mine)
             values = {**stored, **{k: v for k, v in mine.items() if k in stored}, "data": pack_document(doc)}
             conn.execute(insert, [values[c] for c in _STORED])
-            (fid,) = conn.execute("INSERT INTO fts_ids (url) VALUES (?) RETURNING id", (mine["url"],)).fetchone()
+            (fid,) = conn.execute(
+                "INSERT INTO fts_ids (url) VALUES (?) RETURNING id", (mine["url"],)
+            ).fetchone()
             conn.execute("INSERT INTO article_fts (rowid, body) VALUES (?, ?)", (fid, index_text(doc)))
             key = count_key(doc)
             sharing[(key, content)] += 1
@@ -72,7 +74,9 @@ def cloned_store(base: Path, dest: Path, base_n: int, n: int) -> float:
                 total[2] += int(stored["word_count"] or 0)
             done += 1
             if done % 10_000 == 0:
-                print(f"  cloned {done} articles, {done / (time.perf_counter() - start):.0f}/s", file=sys.stderr)
+                print(
+                    f"  cloned {done} articles, {done / (time.perf_counter() - start):.0f}/s", file=sys.stderr
+                )
     delta = CountDelta(totals=totals)
     for (key, content), articles in sharing.items():
         for k in (key, (ALL, ALL, ALL, key[3])):

@@ -25,6 +25,8 @@ PTB_BRACKETS = frozenset({"-LRB-", "-RRB-", "-LSB-", "-RSB-", "-LCB-", "-RCB-"})
 _MONTH = re.compile(r"^(\d{4})-(\d{2})")
 
 CountKey = tuple[str, str, str, int]  # publication, month, language, duplicate (1) or not (0)
+#: one kept count as a store streams it: (key, word, (n,)) or (key, None, (articles, tokens, words))
+KeptCount = tuple[CountKey, str | None, tuple[int, ...]]
 
 
 def is_word(token: str) -> bool:
@@ -150,17 +152,3 @@ def recount(records: Iterable[Mapping[str, Any]]) -> CountDelta:
     for record in records:
         delta.add(record)
     return delta
-
-
-def differences(kept: CountDelta, fresh: CountDelta, limit: int = 20) -> list[str]:
-    """Lines naming where the kept counts differ from a full recount (empty: they agree)."""
-    out: list[str] = []
-    for key in sorted(set(kept.words) | set(fresh.words), key=repr):
-        a, b = kept.words.get(key, 0), fresh.words.get(key, 0)
-        if a != b:
-            out.append(f"word {key}: kept {a}, recount {b}")
-    for tkey in sorted(set(kept.totals) | set(fresh.totals), key=repr):
-        ta, tb = kept.totals.get(tkey, [0, 0, 0]), fresh.totals.get(tkey, [0, 0, 0])
-        if ta != tb:
-            out.append(f"totals {tkey}: kept {ta}, recount {tb}")
-    return out[:limit]

@@ -17,6 +17,7 @@ import struct
 import zlib
 from array import array
 from collections.abc import Mapping, Sequence
+from itertools import accumulate
 from typing import Any
 
 try:  # Python 3.14 ships zstd in the standard library; before that the backport (same API)
@@ -135,12 +136,10 @@ def unpack_tokens(
     pairs = array("i" if wide else "H")
     at = _HEAD + pairs.itemsize * 2 * n_offsets
     pairs.frombytes(raw[_HEAD:at])
-    offsets: list[list[int]] = []
-    previous = 0
-    for i in range(0, len(pairs), 2):
-        start = previous + pairs[i]
-        previous = start + pairs[i + 1]
-        offsets.append([start, previous])
+    # (gap, length) pairs summed in C: start_i = end_(i-1) + gap_i, end_i = start_i + length_i
+    bounds = list(accumulate(pairs))
+    starts, ends = bounds[0::2], bounds[1::2]
+    offsets = list(map(list, zip(starts, ends, strict=True)))
     differ = array("I")
     differ.frombytes(raw[at : at + 4 * n_differ])
     kept = raw[at + 4 * n_differ :].decode("utf-8").split(_SEP) if n_differ else []
@@ -148,7 +147,11 @@ def unpack_tokens(
         raise LayoutError(f"token blob holds {len(kept)} tokens, header says {n_differ}")
     if n_differ < n_tokens and (text is None or n_offsets != n_tokens):
         raise LayoutError("the tokens are stored as spans of the text, and the text is missing")
-    tokens = [text[a:b] for a, b in offsets] if n_differ < n_tokens and text is not None else [""] * n_tokens
+    tokens = (
+        [text[a:b] for a, b in zip(starts, ends, strict=True)]
+        if n_differ < n_tokens and text is not None
+        else [""] * n_tokens
+    )
     for i, token in zip(differ, kept, strict=True):
         tokens[i] = token
     return tokens, offsets

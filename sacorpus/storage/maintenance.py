@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sacorpus.storage.base import ArticleStore
-from sacorpus.storage.counts import differences, recount
+from sacorpus.storage.counts_check import streamed_differences
 
 FTS = "index:fts"
 COUNTS = "index:word_counts"
@@ -65,7 +65,7 @@ def check_counts(store: ArticleStore, *, batch_size: int = 500, progress: Progre
             progress(1)
             yield record
 
-    return differences(store.kept_counts(), recount(records()))
+    return streamed_differences(store.iter_kept_counts(), records())
 
 
 def compact(store: ArticleStore, *, batch_size: int = 500, progress: Progress = _noop) -> int:

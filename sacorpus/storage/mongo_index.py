@@ -11,12 +11,12 @@ crash between the two writes and ``--rebuild-counts`` repairs it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from pymongo import ASCENDING, UpdateOne
 
-from sacorpus.storage.counts import ALL, CountDelta, StoreFilter, WordCounts, search_terms
+from sacorpus.storage.counts import ALL, CountDelta, KeptCount, StoreFilter, WordCounts, search_terms
 
 TERMS_READY = "index:fts"
 COUNTS_READY = "index:word_counts"
@@ -160,14 +160,12 @@ class MongoCorpusIndex:
             result.counts[doc["w"]] += int(doc["n"])
         return result
 
-    def kept_counts(self) -> CountDelta:
-        delta = CountDelta()
+    def iter_kept_counts(self) -> Iterator[KeptCount]:
         for doc in self.db.word_counts.find():
-            delta.words[(tuple(doc[k] for k in _KEY), doc["w"])] = int(doc["n"])
+            yield tuple(doc[k] for k in _KEY), doc["w"], (int(doc["n"]),)  # type: ignore[misc]
         for doc in self.db.count_totals.find():
-            key = tuple(doc[k] for k in _KEY)
-            delta.totals[key] = [int(doc["articles"]), int(doc["tokens"]), int(doc["words"])]
-        return delta
+            totals = (int(doc["articles"]), int(doc["tokens"]), int(doc["words"]))
+            yield tuple(doc[k] for k in _KEY), None, totals  # type: ignore[misc]
 
     def _reset_indexes(self, names: Iterable[str]) -> None:
         for name in names:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from sacorpus.storage.counts import CountDelta, StoreFilter, WordCounts
+from sacorpus.storage.counts import CountDelta, KeptCount, StoreFilter, WordCounts
 
 #: what :meth:`CorpusQueries.group_counts` reads of an article
 GROUP_FIELDS = (
@@ -81,9 +81,20 @@ class CorpusQueries:
         """True when the index ``name`` (``index:fts``, ``index:word_counts``) covers every article."""
         return False
 
-    def kept_counts(self) -> CountDelta:
-        """Every kept count (compared with a recount by ``scrapy wordlist --check``)."""
+    def iter_kept_counts(self) -> Iterator[KeptCount]:
+        """Every kept count, streamed: ``(key, word, (n,))`` a word, ``(key, None, (articles, tokens,
+        words))`` a key's totals (compared with a recount by ``scrapy wordlist --check``)."""
         raise NotImplementedError
+
+    def kept_counts(self) -> CountDelta:
+        """Every kept count in memory (small stores and tests; the check streams them)."""
+        delta = CountDelta()
+        for key, word, values in self.iter_kept_counts():
+            if word is None:
+                delta.totals[key] = list(values)
+            else:
+                delta.words[(key, word)] = values[0]
+        return delta
 
     def _reset_indexes(self, names: Iterable[str]) -> None:
         """Empty these indexes and mark them not ready (before a rebuild)."""

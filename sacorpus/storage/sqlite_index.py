@@ -19,7 +19,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from sacorpus.storage.counts import ALL, CountDelta, StoreFilter, WordCounts, index_text
+from sacorpus.storage.counts import ALL, CountDelta, KeptCount, StoreFilter, WordCounts, index_text
 from sacorpus.storage.sqlite_dedup import chunks
 
 INDEX_SCHEMA = """
@@ -287,15 +287,13 @@ class SQLiteCorpusIndex:
                 result.counts[word] = int(n)
         return result
 
-    def kept_counts(self) -> CountDelta:
-        """Every kept count (for the check against a recount)."""
-        delta = CountDelta()
+    def iter_kept_counts(self) -> Iterator[KeptCount]:
+        """Every kept count, streamed (the check against a recount holds none of them in memory)."""
         with self._cursor() as cur:
             for *key, word, n in cur.execute("SELECT * FROM word_counts"):
-                delta.words[(tuple(key), word)] = int(n)
+                yield tuple(key), word, (int(n),)  # type: ignore[misc]
             for *key, articles, tokens, words in cur.execute("SELECT * FROM count_totals"):
-                delta.totals[tuple(key)] = [int(articles), int(tokens), int(words)]
-        return delta
+                yield tuple(key), None, (int(articles), int(tokens), int(words))  # type: ignore[misc]
 
     def _reset_indexes(self, names: Iterable[str]) -> None:
         """Empty the named indexes and mark them not ready (a rebuild then re-adds every article)."""
