@@ -24,6 +24,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,12 +41,27 @@ def flat(value: Any) -> str:
     return _BREAKS.sub(" ", str(value or ""))
 
 
+def _useful(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LMNPZ" or ch in "\n\t"
+
+
+#: characters that may not be useful: ASCII symbols and controls, and anything beyond ASCII
+_SUSPECT = re.compile(
+    "[" + re.escape("".join(chr(i) for i in range(128) if not _useful(chr(i)))) + "\u0080-\U0010ffff]"
+)
+
+
 def useful_ratio(text: str) -> float:
-    """Share of characters that are letters, marks, digits, spaces or punctuation (not symbols, controls)."""
+    """Share of characters that are letters, marks, digits, spaces or punctuation (not symbols, controls).
+
+    Counted in C: one regex finds the characters that may not be useful (ASCII symbols and controls,
+    anything beyond ASCII), each distinct one is looked up once (a per-character loop took half the
+    time of ``--format lines``).
+    """
     if not text:
         return 0.0
-    good = sum(1 for ch in text if unicodedata.category(ch)[0] in "LMNPZ" or ch in "\n\t")
-    return round(good / len(text), 3)
+    bad = sum(n for ch, n in Counter(_SUSPECT.findall(text)).items() if not _useful(ch))
+    return round((len(text) - bad) / len(text), 3)
 
 
 def _tokens_in_c(record: Mapping[str, Any]) -> tuple[list[str], list[int], list[int]]:
