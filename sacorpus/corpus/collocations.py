@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from sacorpus.corpus.wordlist import word_tokens
+from sacorpus.corpus.wordlist import WordCounter, word_tokens
+from sacorpus.storage.counts import WordCounts
 
 COLLOCATION_FIELDS = ("url", "tokens")
 MEASURES = ("ll", "mi", "t")
@@ -170,3 +172,26 @@ def collocates(
 
 def collocate_tsv(rank: int, c: Collocate) -> str:
     return f"{rank}\t{c.word}\t{c.o11}\t{c.c1}\t{c.e11:.3f}\t{c.ll:.3f}\t{c.mi:.3f}\t{c.t:.3f}"
+
+
+def count_from_store(
+    counter: CollocationCounter,
+    kept: WordCounts | None,
+    read: Callable[[Sequence[str]], Iterable[Mapping[str, Any]]],
+) -> None:
+    """Fill ``counter`` from a store: with its kept word counts (``kept``) the corpus frequencies come
+    from them and only the articles holding the node word are read (``read(tokens)`` narrows by the
+    search index); without them every filtered article is read (``read(())``).
+
+    Why one function: ``scrapy collocations`` and the browser's collocations page count the same way.
+    """
+    if kept is None:
+        for record in read(()):
+            counter.add(record.get("tokens") or [])
+        return
+    from sacorpus.corpus.kwic import index_substrings
+
+    folded = WordCounter.from_kept(kept, lower=counter.lower)
+    counter.corpus, counter.n = folded.counts, folded.total_words
+    for record in read(index_substrings([counter.node])):
+        counter.add_spans(record.get("tokens") or [])

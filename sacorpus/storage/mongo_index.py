@@ -162,10 +162,10 @@ class MongoCorpusIndex:
 
     def iter_kept_counts(self) -> Iterator[KeptCount]:
         for doc in self.db.word_counts.find():
-            yield tuple(doc[k] for k in _KEY), doc["w"], (int(doc["n"]),)  # type: ignore[misc]
+            yield tuple(doc[k] for k in _KEY), doc["w"], (int(doc["n"]),)
         for doc in self.db.count_totals.find():
             totals = (int(doc["articles"]), int(doc["tokens"]), int(doc["words"]))
-            yield tuple(doc[k] for k in _KEY), None, totals  # type: ignore[misc]
+            yield tuple(doc[k] for k in _KEY), None, totals
 
     def _reset_indexes(self, names: Iterable[str]) -> None:
         for name in names:

@@ -291,9 +291,9 @@ class SQLiteCorpusIndex:
         """Every kept count, streamed (the check against a recount holds none of them in memory)."""
         with self._cursor() as cur:
             for *key, word, n in cur.execute("SELECT * FROM word_counts"):
-                yield tuple(key), word, (int(n),)  # type: ignore[misc]
+                yield tuple(key), word, (int(n),)
             for *key, articles, tokens, words in cur.execute("SELECT * FROM count_totals"):
-                yield tuple(key), None, (int(articles), int(tokens), int(words))  # type: ignore[misc]
+                yield tuple(key), None, (int(articles), int(tokens), int(words))
 
     def _reset_indexes(self, names: Iterable[str]) -> None:
         """Empty the named indexes and mark them not ready (a rebuild then re-adds every article)."""

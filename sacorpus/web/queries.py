@@ -10,15 +10,22 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sacorpus.corpus.cli import ScanCounts, iter_store
-from sacorpus.corpus.collocations import COLLOCATION_FIELDS, Collocate, CollocationCounter, collocates
+from sacorpus.corpus.collocations import (
+    COLLOCATION_FIELDS,
+    Collocate,
+    CollocationCounter,
+    collocates,
+    count_from_store,
+)
 from sacorpus.corpus.filters import ArticleFilter
 from sacorpus.corpus.kwic import KWIC_FIELDS, KwicHit, kwic_hits, query_tokens, sort_hits
-from sacorpus.corpus.search import SEARCH_FIELDS, SearchHit, compile_pattern, search_record
+from sacorpus.corpus.kwic import index_substrings as kwic_index_tokens
+from sacorpus.corpus.search import SEARCH_FIELDS, SearchHit, compile_pattern, index_substrings, search_record
 from sacorpus.corpus.stats import STATS_FIELDS, CorpusStats
 from sacorpus.corpus.wordlist import WORDLIST_FIELDS, WordCounter, WordlistRow, wordlist_rows
 from sacorpus.storage.base import ArticleStore
@@ -43,8 +50,25 @@ class Page:
     capped: bool = False  # the results stopped at the line cap
 
 
-def _records(store: ArticleStore, flt: ArticleFilter, fields: tuple[str, ...], counts: ScanCounts) -> Any:
-    return iter_store(store, flt, fields, progress=False, counts=counts)
+def _records(
+    store: ArticleStore,
+    flt: ArticleFilter,
+    fields: tuple[str, ...],
+    counts: ScanCounts,
+    substrings: Sequence[str] = (),
+    tokens: Sequence[str] = (),
+) -> Any:
+    """The filtered records, narrowed by the store's search index to those holding every one of
+    ``substrings`` and ``tokens`` (what the commands read: a page never scans what the index rules out)."""
+    return iter_store(store, flt, fields, progress=False, counts=counts, substrings=substrings, tokens=tokens)
+
+
+def _required_substrings(query: str, mode: str) -> list[str]:
+    """What every matching article contains, for the index: the phrase, a regex's literal parts, or
+    each of the words."""
+    if mode == "words":
+        return [s for word in query.split() for s in index_substrings(word)]
+    return index_substrings(query, regex=mode == "regex")
 
 
 def _page_of(results: Iterator[Any], number: int, size: int, counts: ScanCounts) -> Page:
@@ -99,7 +123,7 @@ def search(
     fields = (*SEARCH_FIELDS, "publication", "language", "dedup_label")
 
     def hits() -> Iterator[tuple[SearchHit, dict[str, Any]]]:
-        records = _records(store, flt, fields, counts)
+        records = _records(store, flt, fields, counts, _required_substrings(query, mode))
         try:
             for record in records:
                 if len(required) > 1:
@@ -131,7 +155,7 @@ def concordance(
         raise QueryError("the phrase needs at least one word that is not *")
     counts = ScanCounts()
     lines: list[KwicHit] = []
-    records = _records(store, flt, KWIC_FIELDS, counts)
+    records = _records(store, flt, KWIC_FIELDS, counts, tokens=kwic_index_tokens(query))
     try:
         for record in records:
             lines.extend(kwic_hits(record, query, width=width, case_sensitive=case_sensitive))
@@ -162,8 +186,13 @@ def wordlist(
     """Every word of the filtered articles by frequency, with the totals."""
     counter = WordCounter(lower=lower)
     counts = ScanCounts()
-    for record in _records(store, flt, WORDLIST_FIELDS, counts):
-        counter.add(record.get("tokens") or [])
+    kept = store.word_counts(flt.store_filter())  # the kept counts when they can answer the filter
+    if kept is not None:
+        counter = WordCounter.from_kept(kept, lower=lower)
+        counts.scanned = counts.matched = kept.articles
+    else:
+        for record in _records(store, flt, WORDLIST_FIELDS, counts):
+            counter.add(record.get("tokens") or [])
     return wordlist_rows(counter.counts, counter.total_words, min_count=min_count), counter, counts
 
 
@@ -184,8 +213,11 @@ def collocation_table(
     except ValueError as exc:
         raise QueryError(str(exc)) from exc
     counts = ScanCounts()
-    for record in _records(store, flt, COLLOCATION_FIELDS, counts):
-        counter.add(record.get("tokens") or [])
+    count_from_store(
+        counter,
+        store.word_counts(flt.store_filter()),
+        lambda tokens: _records(store, flt, COLLOCATION_FIELDS, counts, tokens=tokens),
+    )
     try:
         rows = collocates(counter, measure=measure, min_count=min_count, top=None)
     except ValueError as exc:

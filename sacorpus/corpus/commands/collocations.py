@@ -18,6 +18,7 @@ from sacorpus.corpus.collocations import (
     CollocationCounter,
     collocate_tsv,
     collocates,
+    count_from_store,
 )
 from sacorpus.corpus.command import UsageError
 from sacorpus.corpus.filters import ArticleFilter
@@ -59,20 +60,11 @@ class Collocations(CorpusCommand):
     def scan(
         self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
     ) -> None:
-        kept = store.word_counts(flt.store_filter())
-        if kept is None:
-            for record in self.records(store, flt, opts, counts):
-                self.counter.add(record.get("tokens") or [])
-        else:  # corpus frequencies from the kept counts; only articles with the node word are read
-            from sacorpus.corpus.kwic import index_substrings
-            from sacorpus.corpus.wordlist import WordCounter
-
-            folded = WordCounter.from_kept(kept, lower=self.counter.lower)
-            self.counter.corpus, self.counter.n = folded.counts, folded.total_words
-            for record in self.records(
-                store, flt, opts, counts, tokens=index_substrings([self.counter.node])
-            ):
-                self.counter.add_spans(record.get("tokens") or [])
+        count_from_store(
+            self.counter,
+            store.word_counts(flt.store_filter()),
+            lambda tokens: self.records(store, flt, opts, counts, tokens=tokens),
+        )
         rows = collocates(
             self.counter, measure=opts.measure, min_count=max(1, opts.min_count), top=opts.top or None
         )
