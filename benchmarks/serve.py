@@ -9,6 +9,9 @@ article has (every article is read: the worst case), and their concordances.
 
     python benchmarks/serve.py [--size 100000] [--repeat 3] [--keep DIR]
 
+With ``--store`` a corpus built elsewhere is served (``benchmarks/scale.py``'s real pages at 100,000:
+``--store /tmp/sacorpus-scale/store-100000-200.sqlite --word water --phrase "the water"``).
+
 Target: each page within 1 s at 100,000 articles on SQLite (reached once the corpus functions answer
 from an index; the scan baseline shows how far the functions alone are from it).
 """
@@ -22,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -69,41 +73,64 @@ def fetch(url: str) -> None:
         assert answer.status == 200, url
 
 
-def cases(store: SQLiteStore) -> list[tuple[str, str, Callable[[], Any]]]:
+def cases(store: SQLiteStore, word: str, phrase: str, regex: str) -> list[tuple[str, str, Callable[[], Any]]]:
     """(label, page path, the same query through the corpus functions alone)."""
     flt = ArticleFilter
+    q = urllib.parse.quote_plus
     return [
         (
-            "search 'land reform' (page 1)",
-            "/search?q=land+reform",
-            lambda: queries.search(store, flt(), "land reform", size=PAGE_SIZE),
+            f"search {phrase!r} (page 1)",
+            f"/search?q={q(phrase)}",
+            lambda: queries.search(store, flt(), phrase, size=PAGE_SIZE),
         ),
         (
-            "search 'zebra' (no hit: reads all)",
+            f"search {phrase!r} (page 5)",
+            f"/search?q={q(phrase)}&page=5",
+            lambda: queries.search(store, flt(), phrase, page=5, size=PAGE_SIZE),
+        ),
+        (
+            f"search {word!r} (word, page 1)",
+            f"/search?q={q(word)}&mode=words",
+            lambda: queries.search(store, flt(), word, mode="words", size=PAGE_SIZE),
+        ),
+        (
+            f"search {regex!r} (regex)",
+            f"/search?q={q(regex)}&mode=regex",
+            lambda: queries.search(store, flt(), regex, mode="regex", size=PAGE_SIZE),
+        ),
+        (
+            "search 'zebra' (no hit)",
             "/search?q=zebra",
             lambda: queries.search(store, flt(), "zebra", size=PAGE_SIZE),
         ),
         (
-            "kwic 'land reform' (page 1)",
-            "/kwic?q=land+reform",
-            lambda: queries.concordance(store, flt(), "land reform", max_lines=PAGE_SIZE + 1),
+            f"kwic {phrase!r} (page 1)",
+            f"/kwic?q={q(phrase)}",
+            lambda: queries.concordance(store, flt(), phrase, max_lines=PAGE_SIZE + 1),
         ),
         (
-            "kwic 'land reform' sorted (cap)",
-            "/kwic?q=land+reform&sort=left",
-            lambda: queries.concordance(store, flt(), "land reform", sort="left", max_lines=MAX_LINES),
+            f"kwic {word!r} (page 5)",
+            f"/kwic?q={q(word)}&page=5",
+            lambda: queries.concordance(store, flt(), word, max_lines=5 * PAGE_SIZE + 1),
         ),
         (
-            "kwic 'zebra' (no hit: reads all)",
+            f"kwic {phrase!r} sorted (cap)",
+            f"/kwic?q={q(phrase)}&sort=left",
+            lambda: queries.concordance(store, flt(), phrase, sort="left", max_lines=MAX_LINES),
+        ),
+        (
+            "kwic 'zebra' (no hit)",
             "/kwic?q=zebra",
             lambda: queries.concordance(store, flt(), "zebra", max_lines=MAX_LINES),
         ),
+        ("stats page", "/stats", lambda: queries.corpus_stats(store, flt())),
+        ("word list page", "/wordlist", lambda: queries.wordlist(store, flt(), lower=False)),
     ]
 
 
 def serve(path: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    cmd = [sys.executable, "-m", "scrapy", "serve", "--port", str(port)]
+    cmd = [sys.executable, "-m", "sacorpus.console", "serve", "--port", str(port)]
     cmd += [
         "-s",
         f"SACORPUS_SQLITE_PATH={path}",
@@ -123,10 +150,20 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=100_000, help="articles in the generated corpus")
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (the median is shown)")
     ap.add_argument("--keep", metavar="DIR", help="build the corpus here and keep it (reused when present)")
+    ap.add_argument(
+        "--store",
+        type=Path,
+        help="serve this SQLite corpus instead (e.g. benchmarks/scale.py's store-100000-200.sqlite; read only)",
+    )
+    ap.add_argument("--word", default="land", help="a word of the corpus")
+    ap.add_argument("--phrase", default="land reform", help="a phrase of the corpus")
+    ap.add_argument("--regex", default=r"land\s+\w+", help="a regular expression")
     opts = ap.parse_args()
+    if opts.store:
+        opts.keep = str(opts.store.parent)
     workdir = Path(opts.keep or tempfile.mkdtemp(prefix="sacorpus-serve-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    path = workdir / f"corpus-{opts.size}.sqlite"
+    path = opts.store or workdir / f"corpus-{opts.size}.sqlite"
     if not path.exists():
         print(f"storing {opts.size:,} articles in {path} ... ", end="", flush=True)
         print(f"{build_store(path, opts.size):.1f} s")
@@ -134,7 +171,7 @@ def main() -> None:
     print(f"{'query':38} {'page (HTTP)':>12} {'functions':>10} {'overhead':>9}  target <= {TARGET_S:.1f} s")
     try:
         with SQLiteStore(str(path), spill_path=str(workdir / "spill.jsonl")) as store:
-            for label, page, alone in cases(store):
+            for label, page, alone in cases(store, opts.word, opts.phrase, opts.regex):
                 fetch(base + page)  # warm the page cache of both (the same file)
                 served = median_seconds(lambda page=page: fetch(base + page), opts.repeat)
                 baseline = median_seconds(alone, opts.repeat)

@@ -118,12 +118,12 @@ class MongoCorpusIndex:
             delta.add(record)
         self._apply_delta(delta)
 
-    def group_counts(self, where: StoreFilter) -> list[tuple[Any, ...]]:
+    def group_counts(self, where: StoreFilter, period: int = 7) -> list[tuple[Any, ...]]:
         """Articles, tokens and words per (publication, month, language, label, page type): one
         ``$group`` aggregation (the server reads the documents, the client none)."""
         group_id = {
             "p": "$publication",
-            "m": {"$substrCP": [{"$ifNull": ["$published_at", ""]}, 0, 7]},
+            "m": {"$substrCP": [{"$ifNull": ["$published_at", ""]}, 0, int(period)]},
             "l": "$language",
             "d": "$dedup_label",
             "t": "$page_type",

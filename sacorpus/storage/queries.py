@@ -52,16 +52,17 @@ class CorpusQueries:
         single = where.publications[0] if len(where.publications) == 1 else None
         return self.iter_articles(publication=single, fields=fields, batch_size=batch_size)
 
-    def group_counts(self, where: StoreFilter) -> list[tuple[Any, ...]]:
+    def group_counts(self, where: StoreFilter, period: int = 7) -> list[tuple[Any, ...]]:
         """Articles, tokens and words per (publication, month, language, dedup_label, page_type) of
         the articles passing ``where``: rows of those five values then the three sums; the month is
-        the first seven characters of ``published_at`` (the caller checks it is one)."""
+        the first seven characters of ``published_at`` (the caller checks it is one); ``period=10``
+        groups by day instead (the browser's daily chart)."""
         groups: dict[tuple[Any, ...], list[int]] = {}
         for record in self.query_articles(where, GROUP_FIELDS):
             published = record.get("published_at")
             key = (
                 record.get("publication"),
-                published[:7] if isinstance(published, str) else None,
+                published[:period] if isinstance(published, str) else None,
                 record.get("language"),
                 record.get("dedup_label"),
                 record.get("page_type"),

@@ -249,7 +249,7 @@ class SQLiteCorpusIndex:
             yield from batch
             last = (batch[-1][0], batch[-1][1])
 
-    def group_counts(self, where: StoreFilter) -> list[tuple[Any, ...]]:
+    def group_counts(self, where: StoreFilter, period: int = 7) -> list[tuple[Any, ...]]:
         """Articles, tokens and words per (publication, month, language, label, page type): one
         GROUP BY over indexed columns, no article decoded."""
         clause, params = where_sql(where)
@@ -262,7 +262,7 @@ class SQLiteCorpusIndex:
             return f"coalesce({name}, CASE WHEN typeof(data) = 'text' THEN json_extract(data, '$.{name}') END, 0)"
 
         sql = (
-            "SELECT publication, substr(published_at, 1, 7), language, dedup_label, page_type, COUNT(*), "
+            f"SELECT publication, substr(published_at, 1, {int(period)}), language, dedup_label, page_type, COUNT(*), "
             f"SUM({kept('token_count')}), SUM({kept('word_count')}) FROM articles WHERE {clause} "
             "GROUP BY 1, 2, 3, 4, 5"
         )

@@ -26,7 +26,7 @@ from sacorpus.corpus.filters import ArticleFilter
 from sacorpus.corpus.kwic import KWIC_FIELDS, KwicHit, kwic_hits, query_tokens, sort_hits
 from sacorpus.corpus.kwic import index_substrings as kwic_index_tokens
 from sacorpus.corpus.search import SEARCH_FIELDS, SearchHit, compile_pattern, index_substrings, search_record
-from sacorpus.corpus.stats import STATS_FIELDS, CorpusStats
+from sacorpus.corpus.stats import GROUP_ROW, CorpusStats
 from sacorpus.corpus.wordlist import WORDLIST_FIELDS, WordCounter, WordlistRow, wordlist_rows
 from sacorpus.storage.base import ArticleStore
 
@@ -237,12 +237,15 @@ class StatsSummary:
 
 
 def corpus_stats(store: ArticleStore, flt: ArticleFilter) -> StatsSummary:
+    """The stats page from the store's grouped sums per day (no article is read, as ``scrapy stats``)."""
     summary = StatsSummary(stats=CorpusStats(by="publication"))
-    for record in _records(store, flt, STATS_FIELDS, summary.counts):
-        summary.stats.add(record)
-        published = record.get("published_at")
-        if isinstance(published, str) and len(published) >= 10:
-            summary.daily[(str(record.get("publication")), published[:10])] += 1
-        summary.languages[str(record.get("language") or "(none)")] += 1
-        summary.labels[str(record.get("dedup_label") or "(none)")] += 1
+    for *values, articles, tokens, words in store.group_counts(flt.store_filter(), period=10):
+        group = dict(zip(GROUP_ROW, values, strict=True))
+        summary.stats.add_group(group, articles, tokens, words)
+        day = group.get("published_at")
+        if isinstance(day, str) and len(day) >= 10:
+            summary.daily[(str(group.get("publication")), day[:10])] += articles
+        summary.languages[str(group.get("language") or "(none)")] += articles
+        summary.labels[str(group.get("dedup_label") or "(none)")] += articles
+    summary.counts.scanned = summary.counts.matched = summary.stats.total.articles
     return summary

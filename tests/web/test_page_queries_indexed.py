@@ -3,6 +3,7 @@ the articles that can match, the word list comes from the kept counts; answers e
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -11,6 +12,8 @@ from sacorpus.corpus.filters import ArticleFilter
 from sacorpus.storage.sqlite import SQLiteStore
 from sacorpus.testing.corpus import browser_corpus, generated_records
 from sacorpus.web import queries
+
+STATS_READ = ("url", "publication", "published_at", "language", "dedup_label", "token_count")
 
 
 @pytest.fixture(scope="module")
@@ -61,3 +64,16 @@ def test_wordlist_page_answers_from_the_kept_counts(store: SQLiteStore) -> None:
     for record in store.iter_articles(fields=["tokens"]):
         scanned.add(record.get("tokens") or [])
     assert counter.counts == scanned.counts and rows  # ... and equal to a recount
+
+
+@pytest.mark.parametrize("since", [None, "2024-02-10"])
+def test_stats_page_from_grouped_sums_equals_a_scan(store: SQLiteStore, since: str | None) -> None:
+    flt = ArticleFilter(since=since) if since else ArticleFilter()
+    summary = queries.corpus_stats(store, flt)
+    records = [r for r in store.iter_articles(fields=list(STATS_READ)) if flt.matches(r)]
+    daily = Counter((r["publication"], r["published_at"][:10]) for r in records if r.get("published_at"))
+    assert summary.daily == daily and sum(daily.values()) > 0
+    assert summary.languages == Counter(str(r.get("language") or "(none)") for r in records)
+    assert summary.labels == Counter(str(r.get("dedup_label") or "(none)") for r in records)
+    assert summary.counts.scanned == summary.stats.total.articles == len(records)
+    assert summary.stats.total.tokens == sum(int(r.get("token_count") or 0) for r in records)
