@@ -158,6 +158,7 @@ def main() -> None:
     ap.add_argument("--word", default="land", help="a word of the corpus")
     ap.add_argument("--phrase", default="land reform", help="a phrase of the corpus")
     ap.add_argument("--regex", default=r"land\s+\w+", help="a regular expression")
+    ap.add_argument("--only", default="", help="run only the cases whose label contains this")
     opts = ap.parse_args()
     if opts.store:
         opts.keep = str(opts.store.parent)
@@ -172,6 +173,8 @@ def main() -> None:
     try:
         with SQLiteStore(str(path), spill_path=str(workdir / "spill.jsonl")) as store:
             for label, page, alone in cases(store, opts.word, opts.phrase, opts.regex):
+                if opts.only not in label:
+                    continue
                 fetch(base + page)  # warm the page cache of both (the same file)
                 served = median_seconds(lambda page=page: fetch(base + page), opts.repeat)
                 baseline = median_seconds(alone, opts.repeat)
