@@ -69,6 +69,11 @@ _LEADIN = re.compile(
     r"von|par|por|door|di|af|av|ka|ngu|nguyi?|deur|autor(?:in)?|author|text|von\s+und\s+mit)\s*[:\-–]?\s+",
     re.I,
 )
+# a byline's label before a colon: "Reporter: Jane Doe", "Words: Jane Doe" (the role, not a name)
+_LABEL = re.compile(
+    r"^\s*(?:(?:senior\s+|staff\s+)?(?:reporter|writer|journalist|correspondent)|words|report|compiled\s+by)\s*:\s*",
+    re.I,
+)
 _ROLE = re.compile(
     r"\s*(?:[|,–—-]\s*|\s)\(?(?:senior\s+|chief\s+|staff\s+|political\s+|deputy\s+|assistant\s+)*"
     r"(?:reporter|journalist|correspondent|writer|editor|contributor|columnist|photographer|"
@@ -156,7 +161,7 @@ def _clean_one(name: str, strip: Iterable[re.Pattern[str]]) -> str:
     name = _HANDLE.sub("", _EMAIL.sub("", name))
     for rx in strip:
         name = rx.sub("", name)
-    name = _LEADIN.sub("", name)
+    name = _LEADIN.sub("", _LABEL.sub("", name))
     name = _DATEISH.sub("", name) if len(name) > 40 else name
     name = _strip_role(name)
     return name.strip(" \t\n,;:|-–—·•()[]\"'→›»")
@@ -223,7 +228,7 @@ def split_authors(
             continue  # a URL, or a photo credit ("(Image: Getty Images/iStockphoto)")
         for rx in patterns:  # the publication's patterns see the whole byline ("Jane Doe | News24")
             item = rx.sub("", item).strip()
-        for name in _byline_names(_strip_role(_LEADIN.sub("", item)), patterns, keys):
+        for name in _byline_names(_strip_role(_LEADIN.sub("", _LABEL.sub("", item))), patterns, keys):
             key = name.casefold()
             if key not in seen:
                 seen.add(key)
