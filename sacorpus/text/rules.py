@@ -12,12 +12,15 @@ crawl summary names.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 from dataclasses import replace
+from datetime import date
+from functools import lru_cache
 
 from lxml import etree
 
-from sacorpus.publications import ElementFilter, RuleSet, is_xpath
+from sacorpus.publications import ElementFilter, Publication, RuleSet, is_xpath
 
 logger = logging.getLogger(__name__)
 
@@ -108,6 +111,35 @@ def focus_body(root: etree._Element, selectors: Iterable[str]) -> bool:
     return True
 
 
+@lru_cache(maxsize=256)
+def _class_pattern(name: str) -> re.Pattern[str]:
+    """A class attribute (quoted or not) that holds ``name`` as one of its class names."""
+    return re.compile(r"""class\s*=\s*["']?[^"'>]*?(?<![\w-])""" + re.escape(name) + r"(?![\w-])", re.I)
+
+
+def layout_found(rules: RuleSet, html: str) -> bool:
+    """True when the page carries one of the classes that identify ``rules``' layout."""
+    return any(_class_pattern(name).search(html) for name in rules.layout_classes)
+
+
+def choose_layout(publication: Publication, captured: date | None, html: str | None) -> RuleSet:
+    """The rule version for a page: by its capture date, unless its markup names another layout.
+
+    Why: a date only guesses the layout. Sites keep serving old articles in the old template after a
+    redesign, an evaluation page or a live fetch carries no capture date, and a version's date range is
+    drawn from the captures its author saw. A page that carries one of a version's ``layout_classes``
+    is of that layout; when the date's version has no such evidence, the version the markup names
+    wins (the latest such version when several do). Without ``layout_classes`` nothing changes.
+    """
+    dated = publication.rules_for(captured)
+    if not html or layout_found(dated, html):
+        return dated
+    named = [r for r in publication.rules if r.layout_classes and layout_found(r, html)]
+    if not named:
+        return dated
+    return max(named, key=lambda r: r.valid_until or date.max)
+
+
 _BODY_RULES = ("filters", "prune_xpaths", "body_selectors", "strip_text")
 
 
@@ -135,8 +167,10 @@ __all__ = [
     "MAX_FILTER_SHARE",
     "apply_filters",
     "body_rules",
+    "choose_layout",
     "filter_matches",
     "focus_body",
+    "layout_found",
     "paragraph_chars",
     "ruled_text_lost",
     "suspicious",

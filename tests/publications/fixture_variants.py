@@ -63,6 +63,10 @@ for _slug, _suffixes in ARC_TITLES.items():
             **_title,
         )
         variant(_slug, "arc", path=f"/news/{_slug}-arc-layout-{_i}/", head="", **_title)
+    # the layout, not the date: an Arena page fetched live (no capture date, so today's Arc version by
+    # date), and an Arc page captured before the Arena version's date range ends
+    variant(_slug, "2017", path=f"/news/{_slug}-arena-page-served-live/", head="", captured=None)
+    variant(_slug, "arc", path=f"/news/{_slug}-arc-page-captured-early/", head="", captured="2025-05-20")
 
 
 # --- the others: a page without metadata in its <head> --------------------------------------------------
