@@ -2,17 +2,18 @@
 
 Bylines arrive as "By Jane Doe and John Roe", "JANE DOE | Reporter", "Von Max Muster, dpa",
 "jane@site.co.za", a Facebook profile URL, or a JSON-LD list. :func:`split_authors` removes the
-"By"-style lead-ins (several languages), roles, e-mail addresses (also "name[at]host"), Twitter/X
-handles, degrees ("PhD"), dates, URLs and author-page furniture ("9 articles"), and splits several
-authors on "and", "&", ",", ";" and "|".
+"By"-style lead-ins (several languages) and role labels ("Reporter: Jane Doe"), roles, e-mail
+addresses (also "name[at]host"), Twitter/X handles, degrees ("PhD"), dates, URLs and author-page
+furniture ("9 articles"), and splits several authors on "and", "&", ",", ";" and "|".
 
 What is not a person is kept out, on evidence that holds on any site: the publisher's company (company
 words, a legal form such as "GmbH" or "e.V."), a copyright line, the page's own section name, and the
 outlet credited beside a person in one byline ("Jane Doe | News24", "Jane Doe for The Daily Lamp").
 Wire agencies and desks that sign a report ("AFP", "Staff Reporter", "BR24 Redaktion") are kept as
 given: they are the byline as written, and every evaluation set's truth records them so; a corpus
-user filters them with :func:`is_agency`. An outlet that is the whole byline is kept only when no
-source names a person.
+user filters them with :func:`is_agency`. A desk credit stays whole ("Cape Argus Reporter"): cutting
+its role would leave a newspaper's name where a person's belongs. An outlet that is the whole byline
+is kept only when no source names a person.
 """
 
 from __future__ import annotations
@@ -168,9 +169,14 @@ def _clean_one(name: str, strip: Iterable[re.Pattern[str]]) -> str:
 
 
 def _strip_role(name: str) -> str:
-    """ "Jane Doe | Senior Reporter" -> "Jane Doe"; a byline that is only a role ("Staff Reporter") stays."""
-    stripped = _ROLE.sub("", name).strip(" ,|-–—")
-    return stripped if stripped and not _NOT_NAMES.match(stripped) else name
+    """ "Jane Doe | Senior Reporter" -> "Jane Doe"; a byline that is only a role ("Staff Reporter") stays,
+    and so does a desk credit ("Cape Argus Reporter", "IOL Reporter"): a role after a bare space names
+    the desk that signs, and cutting it would leave a newspaper's name where a person's should be."""
+    match = _ROLE.search(name)
+    if match is None or not match.group(0)[:1].isspace() or re.match(r"\s*[|,–—-]", match.group(0)):
+        stripped = _ROLE.sub("", name).strip(" ,|-–—")
+        return stripped if stripped and not _NOT_NAMES.match(stripped) else name
+    return name
 
 
 def _compiled(strip: Iterable[str]) -> list[re.Pattern[str]]:
