@@ -170,10 +170,13 @@ def _clean_one(name: str, strip: Iterable[re.Pattern[str]]) -> str:
 
 def _strip_role(name: str) -> str:
     """ "Jane Doe | Senior Reporter" -> "Jane Doe"; a byline that is only a role ("Staff Reporter") stays,
-    and so does a desk credit ("Cape Argus Reporter", "IOL Reporter"): a role after a bare space names
-    the desk that signs, and cutting it would leave a newspaper's name where a person's should be."""
+    and so does a desk credit ("Cape Argus Reporter", "Guardian staff reporter"): one capitalised role
+    word (or a staff role) after a bare space names the desk that signs, and cutting it would leave a newspaper's name where a person's
+    should be. A qualified title after a name ("Tania Mkhize Senior reporter") is a person's."""
     match = _ROLE.search(name)
-    if match is None or not match.group(0)[:1].isspace() or re.match(r"\s*[|,–—-]", match.group(0)):
+    role = match.group(0).strip(" ()") if match else ""
+    desk = (" " not in role and role[:1].isupper()) or role.casefold().startswith("staff ")
+    if match is None or not match.group(0)[:1].isspace() or not desk:
         stripped = _ROLE.sub("", name).strip(" ,|-–—")
         return stripped if stripped and not _NOT_NAMES.match(stripped) else name
     return name

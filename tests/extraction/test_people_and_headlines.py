@@ -204,3 +204,5 @@ def test_a_desk_credit_stays_whole_never_a_newspaper_name_alone(desk):
     the slot of a person. A role after a separator is a person's ("Jane Doe | Reporter")."""
     assert split_authors(desk) == [desk]
     assert split_authors("Jane Doe | Reporter") == split_authors("Jane Doe, Senior Reporter") == ["Jane Doe"]
+    # a name and its job title read from two spans of one byline block (the Arena layout)
+    assert split_authors("Tania Mkhize Senior reporter") == ["Tania Mkhize"]

@@ -69,6 +69,12 @@ for _slug, _suffixes in ARC_TITLES.items():
     variant(_slug, "arc", path=f"/news/{_slug}-arc-page-captured-early/", head="", captured="2025-05-20")
 
 
+# --- the layout, not the date: old IOL and News24 pages re-served (no capture date) in their old template
+
+variant("iol", "2012", path="/news/south-africa/potholes-march-1.1315124", captured=None)
+variant("news24", "2013", path="/SouthAfrica/News/layout-served-live-20130819", captured=None)
+
+
 # --- the others: a page without metadata in its <head> --------------------------------------------------
 
 variant("citizen", "2025", path="/news/south-africa/weather/hailstorm-layout-no-meta/", head="")
