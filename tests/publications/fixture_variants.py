@@ -1,11 +1,12 @@
-"""More layout pages per rule version: the same layout where the page's metadata does not carry the field.
+"""More layout pages per rule version: the same layout without what the base page gives for free.
 
-Why: most entries of a rule version are fallbacks. A date selector matters on a capture whose <head>
-carries no ``article:published_time`` (the real Arc XP TimesLIVE pages have none: the date is only in
-``time.c-date``) and whose URL has no date; a title strip matters on a page whose <title> is the only
-headline source; an author selector matters when no meta tag or JSON-LD names the writer. The base page
-of each version (fixture_specs.py) has all of that, so these variants take it away and prove the
-fallbacks one by one. Each variant is its version's spec with some keys replaced (a new path always).
+Why: the base page of each version (fixture_specs.py) carries its metadata in <head> and an <h1>, so
+an entry that only matters without them proves nothing there. These variants take them away: a page
+whose <title> is its only headline proves a title strip; a page re-served without a capture date (or
+captured outside its version's range) proves a version's ``layout_classes``; a page without
+``article:published_time``, meta author or a date in its URL (as real Arc XP TimesLIVE pages are) shows
+that the page core reads the date and byline from the layout's own markup, which is why those
+selectors are not in the files. Each variant is its version's spec with some keys replaced.
 """
 
 from __future__ import annotations
