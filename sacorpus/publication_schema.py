@@ -254,6 +254,15 @@ KEYS: tuple[Key, ...] = (
         "The article body container(s), when trafilatura needs help.",
         "['div.article-body']",
     ),
+    Key(
+        "rules",
+        "layout_classes",
+        "list of class names",
+        "[]",
+        "Class names only pages of this layout carry: a page that has one gets this version whatever its "
+        "capture date (an old layout still served, a date range drawn too short).",
+        "['article-widget-text']",
+    ),
     Key("render", "urls", _RX, "[]", "Article URLs rendered in a browser (searched).", "['/live/']"),
     Key("render", "all", "boolean", "false", "Render every article page.", "false"),
     Key("render", "wait_for", "CSS selector", "none", "Element the browser waits for.", '"article .post"'),

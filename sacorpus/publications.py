@@ -66,6 +66,7 @@ class RuleSet:
     body_selectors: tuple[
         str, ...
     ] = ()  # optional: the article body container(s), when trafilatura needs help
+    layout_classes: tuple[str, ...] = ()  # class names only this layout's pages carry (text/rules.py)
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,11 @@ def _read_rules(reader: TomlReader, index: int) -> RuleSet:
         filters=tuple(filters),
         strip_text=reader.strings("strip_text"),
         body_selectors=reader.selectors("body_selectors"),
+        layout_classes=reader.strings("layout_classes"),
     )
+    for j, name in enumerate(rules.layout_classes):
+        if not re.fullmatch(r"[\w-]+", name):
+            raise reader.fail(f"layout_classes[{j}]", f"not a class name: {name!r}")
     reader.finish()
     return rules
 

@@ -2,17 +2,18 @@
 
 Bylines arrive as "By Jane Doe and John Roe", "JANE DOE | Reporter", "Von Max Muster, dpa",
 "jane@site.co.za", a Facebook profile URL, or a JSON-LD list. :func:`split_authors` removes the
-"By"-style lead-ins (several languages), roles, e-mail addresses (also "name[at]host"), Twitter/X
-handles, degrees ("PhD"), dates, URLs and author-page furniture ("9 articles"), and splits several
-authors on "and", "&", ",", ";" and "|".
+"By"-style lead-ins (several languages) and role labels ("Reporter: Jane Doe"), roles, e-mail
+addresses (also "name[at]host"), Twitter/X handles, degrees ("PhD"), dates, URLs and author-page
+furniture ("9 articles"), and splits several authors on "and", "&", ",", ";" and "|".
 
 What is not a person is kept out, on evidence that holds on any site: the publisher's company (company
 words, a legal form such as "GmbH" or "e.V."), a copyright line, the page's own section name, and the
 outlet credited beside a person in one byline ("Jane Doe | News24", "Jane Doe for The Daily Lamp").
 Wire agencies and desks that sign a report ("AFP", "Staff Reporter", "BR24 Redaktion") are kept as
 given: they are the byline as written, and every evaluation set's truth records them so; a corpus
-user filters them with :func:`is_agency`. An outlet that is the whole byline is kept only when no
-source names a person.
+user filters them with :func:`is_agency`. A desk credit stays whole ("Cape Argus Reporter"): cutting
+its role would leave a newspaper's name where a person's belongs. An outlet that is the whole byline
+is kept only when no source names a person.
 """
 
 from __future__ import annotations
@@ -67,6 +68,11 @@ _LEADIN = re.compile(
     r"(?:alles|mehr|more|all)\s+(?:von|from|by)|(?:und\s+)?interview|"
     r"written\s+by|words\s+by|text\s+by|reported\s+by|story\s+by|posted\s+by|published\s+by|by|from|"
     r"von|par|por|door|di|af|av|ka|ngu|nguyi?|deur|autor(?:in)?|author|text|von\s+und\s+mit)\s*[:\-–]?\s+",
+    re.I,
+)
+# a byline's label before a colon: "Reporter: Jane Doe", "Words: Jane Doe" (the role, not a name)
+_LABEL = re.compile(
+    r"^\s*(?:(?:senior\s+|staff\s+)?(?:reporter|writer|journalist|correspondent)|words|report|compiled\s+by)\s*:\s*",
     re.I,
 )
 _ROLE = re.compile(
@@ -156,16 +162,24 @@ def _clean_one(name: str, strip: Iterable[re.Pattern[str]]) -> str:
     name = _HANDLE.sub("", _EMAIL.sub("", name))
     for rx in strip:
         name = rx.sub("", name)
-    name = _LEADIN.sub("", name)
+    name = _LEADIN.sub("", _LABEL.sub("", name))
     name = _DATEISH.sub("", name) if len(name) > 40 else name
     name = _strip_role(name)
     return name.strip(" \t\n,;:|-–—·•()[]\"'→›»")
 
 
 def _strip_role(name: str) -> str:
-    """ "Jane Doe | Senior Reporter" -> "Jane Doe"; a byline that is only a role ("Staff Reporter") stays."""
-    stripped = _ROLE.sub("", name).strip(" ,|-–—")
-    return stripped if stripped and not _NOT_NAMES.match(stripped) else name
+    """ "Jane Doe | Senior Reporter" -> "Jane Doe"; a byline that is only a role ("Staff Reporter") stays,
+    and so does a desk credit ("Cape Argus Reporter", "Guardian staff reporter"): one capitalised role
+    word (or a staff role) after a bare space names the desk that signs, and cutting it would leave a newspaper's name where a person's
+    should be. A qualified title after a name ("Tania Mkhize Senior reporter") is a person's."""
+    match = _ROLE.search(name)
+    role = match.group(0).strip(" ()") if match else ""
+    desk = (" " not in role and role[:1].isupper()) or role.casefold().startswith("staff ")
+    if match is None or not match.group(0)[:1].isspace() or not desk:
+        stripped = _ROLE.sub("", name).strip(" ,|-–—")
+        return stripped if stripped and not _NOT_NAMES.match(stripped) else name
+    return name
 
 
 def _compiled(strip: Iterable[str]) -> list[re.Pattern[str]]:
@@ -223,7 +237,7 @@ def split_authors(
             continue  # a URL, or a photo credit ("(Image: Getty Images/iStockphoto)")
         for rx in patterns:  # the publication's patterns see the whole byline ("Jane Doe | News24")
             item = rx.sub("", item).strip()
-        for name in _byline_names(_strip_role(_LEADIN.sub("", item)), patterns, keys):
+        for name in _byline_names(_strip_role(_LEADIN.sub("", _LABEL.sub("", item))), patterns, keys):
             key = name.casefold()
             if key not in seen:
                 seen.add(key)

@@ -24,6 +24,7 @@ from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.compression import Decompressed, decompress
 from sacorpus.text.decode import Decoded, decode_html
 from sacorpus.text.extract import Extracted, extract_article
+from sacorpus.text.rules import choose_layout
 
 DEFAULT_MAX_BYTES: int = defaults.SACORPUS_GZIP_MAX_BYTES  # decompression-bomb cap
 
@@ -124,11 +125,12 @@ class PageResult:
         return url
 
 
-def choose_rules(publication: Publication | None, captured: date | None) -> RuleSet:
-    """The publication's rule set for a page captured on ``captured`` (None: today's layout)."""
+def choose_rules(publication: Publication | None, captured: date | None, html: str | None = None) -> RuleSet:
+    """The publication's rule set for a page captured on ``captured`` (None: today's layout), unless the
+    page's markup names another version's layout (``text/rules.py``)."""
     if publication is None:
         return RuleSet()
-    return publication.rules_for(captured)
+    return choose_layout(publication, captured, html)
 
 
 def process_page(
@@ -159,7 +161,7 @@ def process_page(
     if html is None:
         _decode(result, headers, options)
     if result.html is not None:
-        result.rules = choose_rules(publication, captured)
+        result.rules = choose_rules(publication, captured, result.html)
         ex = extract_article(
             result.html,
             url,

@@ -12,12 +12,14 @@ crawl summary names.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 from dataclasses import replace
+from datetime import date
 
 from lxml import etree
 
-from sacorpus.publications import ElementFilter, RuleSet, is_xpath
+from sacorpus.publications import ElementFilter, Publication, RuleSet, is_xpath
 
 logger = logging.getLogger(__name__)
 
@@ -108,6 +110,53 @@ def focus_body(root: etree._Element, selectors: Iterable[str]) -> bool:
     return True
 
 
+_CLASS_ATTR = re.compile(r"\sclass\s*=", re.I)
+
+
+def _has_class(html: str, name: str) -> bool:
+    """True when ``name`` is one whole class name in a class attribute of ``html``.
+
+    A plain substring search first (a regex over every class attribute costs more than the rest of the
+    page core on a large page), then each hit is checked to be a whole name inside an open tag's class.
+    """
+    start = 0
+    for _ in range(64):
+        i = html.find(name, start)
+        if i < 0:
+            return False
+        start = i + len(name)
+        edges = html[i - 1 : i] + html[start : start + 1]
+        if any(c.isalnum() or c in "-_" for c in edges):
+            continue  # part of a longer name ("b-article-body__citation")
+        tag = html.rfind("<", 0, i)
+        if tag >= 0 and ">" not in html[tag:i] and _CLASS_ATTR.search(html, tag, i):
+            return True
+    return False
+
+
+def layout_found(rules: RuleSet, html: str) -> bool:
+    """True when the page carries one of the classes that identify ``rules``' layout."""
+    return any(_has_class(html, name) for name in rules.layout_classes)
+
+
+def choose_layout(publication: Publication, captured: date | None, html: str | None) -> RuleSet:
+    """The rule version for a page: by its capture date, unless its markup names another layout.
+
+    Why: a date only guesses the layout. Sites keep serving old articles in the old template after a
+    redesign, an evaluation page or a live fetch carries no capture date, and a version's date range is
+    drawn from the captures its author saw. A page that carries one of a version's ``layout_classes``
+    is of that layout; when the date's version has no such evidence, the version the markup names
+    wins (the latest such version when several do). Without ``layout_classes`` nothing changes.
+    """
+    dated = publication.rules_for(captured)
+    if not html or layout_found(dated, html):
+        return dated
+    named = [r for r in publication.rules if r.layout_classes and layout_found(r, html)]
+    if not named:
+        return dated
+    return max(named, key=lambda r: r.valid_until or date.max)
+
+
 _BODY_RULES = ("filters", "prune_xpaths", "body_selectors", "strip_text")
 
 
@@ -135,8 +184,10 @@ __all__ = [
     "MAX_FILTER_SHARE",
     "apply_filters",
     "body_rules",
+    "choose_layout",
     "filter_matches",
     "focus_body",
+    "layout_found",
     "paragraph_chars",
     "ruled_text_lost",
     "suspicious",

@@ -181,3 +181,28 @@ def test_hcard_author_microformat_is_a_byline():
     assert meta("", '<p>by <span class="author vcard fn">Naledi Khumalo</span></p><p>x</p>').authors == [
         "Naledi Khumalo"
     ]
+
+
+@pytest.mark.parametrize(
+    ("byline", "expected"),
+    [
+        ("Reporter: Sipho Dlamini", ["Sipho Dlamini"]),
+        ("Words: Jane Doe and John Roe", ["Jane Doe", "John Roe"]),
+        ("Senior Reporter: Naledi Khumalo", ["Naledi Khumalo"]),
+    ],
+)
+def test_a_role_label_before_a_colon_is_not_part_of_the_name(byline, expected):
+    """SABC's "Reporter:", Grocott's "Words:": a label any site may put before its writer's name."""
+    assert split_authors(byline) == expected
+
+
+@pytest.mark.parametrize(
+    "desk", ["Cape Argus Reporter", "IOL Reporter", "Daily News Reporter", "Staff Reporter"]
+)
+def test_a_desk_credit_stays_whole_never_a_newspaper_name_alone(desk):
+    """ "Cape Argus Reporter" signs for a desk: cutting the role would leave "Cape Argus", a newspaper, in
+    the slot of a person. A role after a separator is a person's ("Jane Doe | Reporter")."""
+    assert split_authors(desk) == [desk]
+    assert split_authors("Jane Doe | Reporter") == split_authors("Jane Doe, Senior Reporter") == ["Jane Doe"]
+    # a name and its job title read from two spans of one byline block (the Arena layout)
+    assert split_authors("Tania Mkhize Senior reporter") == ["Tania Mkhize"]

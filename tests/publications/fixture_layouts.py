@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from fixture_specs import SPECS, e
 from fixture_stories import STORIES
+from fixture_variants import variant_specs
 
 
 def page(*, lang: str, title: str, head: str = "", top: str = "", body: str, after: str = "") -> str:
@@ -72,10 +73,11 @@ def expectations(slug: str, version: str, spec: dict) -> dict:
 
 
 def layout_pages(slug: str) -> list[tuple[str, str, dict]]:
-    """(path, html, expectations) of every layout page of ``slug``: one per rule version."""
+    """(path, html, expectations) of every layout page of ``slug``: one per rule version, and the
+    variants of fixture_variants.py."""
+    specs = [*SPECS.get(slug, {}).items(), *variant_specs(slug)]
     return [
-        (spec["path"], spec_page(slug, spec), expectations(slug, version, spec))
-        for version, spec in SPECS.get(slug, {}).items()
+        (spec["path"], spec_page(slug, spec), expectations(slug, version, spec)) for version, spec in specs
     ]
 
 

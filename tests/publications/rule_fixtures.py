@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sacorpus.publications import Publication, RuleSet
 from sacorpus.text.extract import Extracted
-from sacorpus.text.page import process_page
+from sacorpus.text.page import choose_rules, process_page
 
 SITES = Path(__file__).resolve().parents[1] / "sites"
 
@@ -91,8 +91,13 @@ def failures(ex: Extracted, want: dict) -> list[str]:
 
 
 def version_pages(publication: Publication, rules: RuleSet) -> list[FixturePage]:
-    """The fixture pages whose capture date selects ``rules`` (the crawl's choice for that page)."""
-    return [p for p in fixture_pages(publication) if publication.rules_for(p.captured) is rules]
+    """The fixture pages whose capture date (or layout) selects ``rules`` (the crawl's choice for that page)."""
+    return [p for p in fixture_pages(publication) if chosen(publication, p) is rules]
+
+
+def chosen(publication: Publication, page: FixturePage) -> RuleSet:
+    """The rule version the page core picks for ``page``: by capture date, or the layout its markup names."""
+    return choose_rules(publication, page.captured, page.body.decode("utf-8"))
 
 
 def without_version(publication: Publication, rules: RuleSet) -> Publication:
@@ -117,6 +122,7 @@ ENTRIES = (
     "filters",
     "strip_text",
     "body_selectors",
+    "layout_classes",
 )
 
 

@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from sacorpus.publications import PublicationError, load_all, parse_publication, publication_slugs
+from sacorpus.text.rules import choose_layout
 
 REQUIRED = {
     "iol",
@@ -87,6 +88,11 @@ BROKEN = [
     ("id_pattern without id group", VALID + "[urls]\nid_pattern = '-(\\d+)$'\n", "id_pattern"),
     ("no sources", VALID.split("[sources]")[0], "sources"),
     ("bad filter key", VALID + '[[rules]]\nfilters = [{ tag = "div", attr = "class" }]\n', "filters[0]"),
+    (
+        "layout class not a class name",
+        VALID + "[[rules]]\nlayout_classes = ['div.story']\n",
+        "layout_classes[0]",
+    ),
     ("home not a URL", VALID.replace('https://www.test.co.za/"', 'www.test.co.za"'), "home"),
 ]
 
@@ -121,6 +127,23 @@ version = "current"
     assert pub.rules_for(date(2015, 1, 1)).version == "mid"
     assert pub.rules_for(date(2022, 1, 1)).version == "current"
     assert pub.rules_for(None).version == "current"
+
+
+def test_a_page_of_an_older_layout_gets_that_layout_whatever_its_date() -> None:
+    """The capture date picks the version unless the page's markup carries another version's layout
+    classes: an old template still served today, or a date range drawn too short."""
+    text = VALID + (
+        '[[rules]]\nversion = "old"\nvalid_until = "2014-12-31"\nlayout_classes = ["story-widget"]\n'
+        '[[rules]]\nversion = "new"\nlayout_classes = ["b-body"]\n'
+    )
+    pub = parse_publication("test", text)
+    old = "<div class=story-widget><p>x</p></div>"
+    new = '<article class="c-stack b-body"><p>x</p></article>'
+    assert choose_layout(pub, None, old).version == "old"
+    assert choose_layout(pub, date(2012, 1, 1), new).version == "new"
+    assert choose_layout(pub, date(2012, 1, 1), old + new).version == "old"  # the date's layout is there
+    assert choose_layout(pub, date(2012, 1, 1), "<p>neither</p>").version == "old"
+    assert choose_layout(pub, None, '<div class="story-widget-x b-body-y">').version == "new"  # whole names
 
 
 def test_shipped_dated_rules_resolve() -> None:

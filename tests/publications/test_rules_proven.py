@@ -16,7 +16,7 @@ import re
 from html import unescape
 
 import pytest
-from rule_fixtures import extract, failures, fixture_pages, without_version
+from rule_fixtures import chosen, extract, failures, fixture_pages, without_version
 
 from sacorpus.publications import load_all
 from sacorpus.text.analysis import language_fields
@@ -40,9 +40,9 @@ def test_rule_version_has_a_fixture_that_fails_without_it(slug: str, version: st
         "tests/publications/fixture_specs.py and run tests/publications/build_fixture_sites.py"
     )
     for page in pages:
-        assert pub.rules_for(page.captured) is rules, (
+        assert chosen(pub, page) is rules, (
             f"{slug}{page.path}: captured {page.captured} selects version "
-            f"{pub.rules_for(page.captured).version!r}, not {version!r}"
+            f"{chosen(pub, page).version!r}, not {version!r}"
         )
         html = unescape(page.body.decode("utf-8"))
         for text in (*page.want.get("absent", []), *page.want.get("present", [])):
