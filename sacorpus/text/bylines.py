@@ -127,14 +127,24 @@ def _in_comments(el: Any) -> bool:
     return False
 
 
+def _compiled(xpath: str) -> etree.XPath:
+    """An expression compiled once per process, class tests asked only of elements with a class (the
+    same matches: every test here is on ``@class``; an element without one is skipped before the
+    string work, a third of the cost on a typical page)."""
+    return etree.XPath(xpath.replace("//*[contains(concat(", "//*[@class][contains(concat("))
+
+
+_BYLINE_XPATH_COMPILED = tuple(_compiled(xp) for xp in BYLINE_XPATH)
+
+
 def byline_markup(root: Any) -> Iterator[list[str]]:
     """Names in byline markup: rel/itemprop=author, byline classes, links to author pages (in that order)."""
-    for xp in BYLINE_XPATH:
+    for i, xp in enumerate(_BYLINE_XPATH_COMPILED):
         try:
-            els = root.xpath(xp)[:6]
+            els = xp(root)[:6]
         except etree.XPathError:
             continue
-        if els and xp is BYLINE_XPATH[-1]:
+        if els and i == len(_BYLINE_XPATH_COMPILED) - 1:
             # author-page links also fill "more from" lists: only co-authors beside the first one
             box = els[0].getparent().getparent() if els[0].getparent() is not None else None
             els = [e for e in els if box is not None and box in e.iterancestors()]
