@@ -127,14 +127,23 @@ def _in_comments(el: Any) -> bool:
     return False
 
 
-def _compiled(xpath: str) -> etree.XPath:
-    """An expression compiled once per process, class tests asked only of elements with a class (the
-    same matches: every test here is on ``@class``; an element without one is skipped before the
-    string work, a third of the cost on a typical page)."""
-    return etree.XPath(xpath.replace("//*[contains(concat(", "//*[@class][contains(concat("))
+def _compiled(xpath: str, *words: str) -> etree.XPath:
+    """An expression compiled once per process, each class step first asking the cheap question whether
+    the class attribute holds one of ``words`` at all (every class test of the expression implies one
+    of them, so the matches are the same), before the costly ``normalize-space`` word tests: a third
+    of the metadata time of a typical page went to those."""
+    if words:
+        cheap = " or ".join(f"contains(@class, '{w}')" for w in words)
+        xpath = xpath.replace("//*[", f"//*[@class][{cheap}][")
+    return etree.XPath(xpath)
 
 
-_BYLINE_XPATH_COMPILED = tuple(_compiled(xp) for xp in BYLINE_XPATH)
+_BYLINE_XPATH_COMPILED = (
+    _compiled(BYLINE_XPATH[0]),
+    _compiled(BYLINE_XPATH[1], "author", "fn"),
+    _compiled(BYLINE_XPATH[2], "byline", "uthor"),
+    _compiled(BYLINE_XPATH[3]),
+)
 
 
 def byline_markup(root: Any) -> Iterator[list[str]]:
