@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from lxml import etree
 
 from sacorpus.demo.site import build_site
@@ -121,3 +122,30 @@ def test_treebank_tokens_and_scipy_still_importable() -> None:
 
 def test_xpath_errors_are_still_skipped() -> None:
     assert all(isinstance(x, etree.XPath) for x in _BYLINE_XPATH_COMPILED)
+
+
+CANDIDATE_PAGE = """<html><head><base href="https://partner.example.org/news/"></head><body>
+<a href="/feed/">f</a><a href="RSS.XML">r</a><a href="/S\u0131temap.xml">s</a><a href="https://x.example.net/r\u017fs">l</a>
+<a href="/story-1">a</a><a href="">empty</a><a href="#top">t</a><a href="//other.example.com/atom.xml">o</a>
+<a href="https://other.example.com/Sitemap_index.xml.gz">g</a><a href="?p=2">q</a></body></html>"""
+
+
+def test_candidate_precheck_finds_what_joining_every_link_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sacorpus.sources import candidates
+
+    own = _fixture_pages()
+    pages = [CANDIDATE_PAGE, CANDIDATE_PAGE.replace("/news/", "/feed/"), *own]
+    pages += [p.replace('href="/', 'href="https://elsewhere.example.com/') for p in own]
+    url = "https://www.site.example/2025/01/02/story"
+    fast = [candidates.find_candidates(html, url, lambda host: False) for html in pages]
+    monkeypatch.setattr(candidates, "_may_be_source", lambda text: True)  # the plain path: every link
+    plain = [candidates.find_candidates(html, url, lambda host: False) for html in pages]
+    assert fast == plain
+    assert sum(map(len, fast)) > 10
+    assert {c.url for c in fast[0]} >= {
+        "https://partner.example.org/feed/",
+        "https://partner.example.org/news/RSS.XML",
+        "https://partner.example.org/S\u0131temap.xml",
+        "https://x.example.net/r\u017fs",
+    }
+    assert len(fast[1]) > len(fast[0])  # the base's own path makes every relative link count
