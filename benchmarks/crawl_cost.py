@@ -9,7 +9,7 @@ lists them in a sitemap index, in the same run, each in a child process of its o
           the dedup index and the SQLite store (a publication file written for the run, no rules)
 
 For each: CPU-ms per page in the crawl's process from engine start to engine stop (and in its worker
-processes, if any), peak RSS, RSS after every 1,000 pages (flat or growing), pages stored, and the
+processes, if any), peak RSS, RSS after every 1,000 pages and at the end (flat or growing; anonymous and file-backed apart), pages stored, and the
 ratio whole / bare. ``--profile`` runs the whole crawl under cProfile and prints the costliest
 functions, grouped by pipeline stage, to see where the time goes.
 
@@ -115,7 +115,7 @@ class Meter:
         from scrapy import signals
 
         self.pages = 0
-        self.rss: list[int] = []
+        self.rss: list[str] = []
         self.cpu0 = self.cpu1 = 0.0
         self.kids0 = self.kids1 = 0.0
         crawler.signals.connect(self.started, signal=signals.engine_started)
@@ -128,6 +128,7 @@ class Meter:
 
     def stopped(self) -> None:
         self.cpu1, self.kids1 = time.process_time(), _children_cpu()
+        self.rss.append(f"end {_rss_mb()}")
 
     def scraped(self, item: Any) -> None:
         self.pages += 1
@@ -151,9 +152,17 @@ def _children_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def _rss_mb() -> int:
-    with open("/proc/self/statm") as fh:
-        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 2**20
+def _rss_mb() -> str:
+    """Resident MB as ``total (anon + file)``: file-backed pages are the SQLite store's memory map
+    (``SACORPUS_SQLITE_CACHE_MB`` x 4), which grows with the store and is given back under pressure;
+    the anonymous part is the crawl's own heap, which must stay flat."""
+    fields = {}
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            name, _, value = line.partition(":")
+            if name in ("VmRSS", "RssAnon", "RssFile"):
+                fields[name] = int(value.split()[0]) // 1024
+    return f"{fields.get('VmRSS', 0)} ({fields.get('RssAnon', 0)} + {fields.get('RssFile', 0)})"
 
 
 def child_bare(base: str, out: Path) -> None:
@@ -216,6 +225,23 @@ STAGES = {  # file fragments -> stage, for the profile summary
     "sacorpus/text/extract.py": "extraction (sacorpus)",
     "sacorpus/text/preclean.py": "preclean",
     "sacorpus/text/metadata.py": "metadata",
+    "sacorpus/text/metareaders.py": "metadata",
+    "sacorpus/text/authors.py": "metadata",
+    "sacorpus/text/bylines.py": "metadata",
+    "sacorpus/text/dates.py": "metadata",
+    "sacorpus/text/title": "metadata",
+    "htmldate": "metadata",
+    "dateparser": "metadata",
+    "sacorpus/text/blocks.py": "preclean",
+    "sacorpus/text/rules.py": "preclean",
+    "sacorpus/text/linefilters.py": "extraction (sacorpus)",
+    "sacorpus/text/boilerplate.py": "extraction (sacorpus)",
+    "sacorpus/sources/candidates.py": "source candidates",
+    "sacorpus/candidates.py": "source candidates",
+    "lingua": "language",
+    "punkt": "tokenize",
+    "nltk": "tokenize",
+    "sacorpus/text/annotate.py": "tokenize",
     "sacorpus/text/decode.py": "decode",
     "sacorpus/text/langid.py": "language",
     "sacorpus/text/tokenize.py": "tokenize",

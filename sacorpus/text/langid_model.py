@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -65,12 +66,61 @@ def text_gram_hashes(normalized: str, orders: tuple[int, ...] = NGRAM_ORDERS) ->
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
 
 
+class FeatureIndex(Mapping[str, int]):
+    """The model's n-grams as one newline-joined string, row ``i`` being line ``i``.
+
+    Why not a dict: 300,000 n-gram strings and their dict entries cost about 60 MB in every crawl
+    process, and scoring never looks an n-gram up by its string (it uses the hash table). The dict is
+    built only when someone asks by string (training, tests); the hashes come from the joined text.
+    """
+
+    def __init__(self, joined: str) -> None:
+        self.joined = joined
+        self._size = joined.count("\n") + 1 if joined else 0
+        self._dict: dict[str, int] | None = None
+
+    def _lookup(self) -> dict[str, int]:
+        if self._dict is None:
+            self._dict = {g: i for i, g in enumerate(self.joined.split("\n"))} if self.joined else {}
+        return self._dict
+
+    def __getitem__(self, gram: str) -> int:
+        return self._lookup()[gram]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.joined.split("\n") if self.joined else ())
+
+    def __len__(self) -> int:
+        return self._size
+
+    def hashes(self) -> np.ndarray:
+        """:func:`gram_hash` of every line, computed over the code points in a few numpy passes."""
+        codes = np.frombuffer(self.joined.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+        breaks = np.flatnonzero(codes == 10)
+        starts = np.concatenate(([0], breaks + 1))
+        lengths = np.concatenate((breaks, [len(codes)])) - starts
+        base = np.uint64(_HASH_BASE)
+        h = np.zeros(len(starts), dtype=np.uint64)
+        for k in range(int(lengths.max()) if len(lengths) else 0):
+            more = lengths > k
+            h[more] = h[more] * base + codes[starts[more] + k]
+        return h * base + lengths.astype(np.uint64)
+
+
+def _feature_hashes(index: Mapping[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """(hash, row) of every feature of ``index``."""
+    if isinstance(index, FeatureIndex):
+        return index.hashes(), np.arange(len(index), dtype=np.int64)
+    hashes = np.fromiter((gram_hash(g) for g in index), dtype=np.uint64, count=len(index))
+    return hashes, np.fromiter(index.values(), dtype=np.int64, count=len(index))
+
+
 @dataclass(frozen=True)
 class NBModel:
     """A multinomial Naive Bayes over character n-grams: log P(gram | language) per row."""
 
     languages: tuple[str, ...]
-    index: dict[str, int]
+    index: Mapping[str, int]  # n-gram -> row (a FeatureIndex when loaded from the shipped file)
     logp: np.ndarray  # (n_features, n_languages) float32
     log_prior: np.ndarray  # (n_languages,)
     #: per-n-gram mean log-likelihood below which a text is "unlike anything the model knows"
@@ -88,8 +138,7 @@ class NBModel:
         # Exact lookup, vectorised: every feature's 64-bit polynomial hash in an open-addressing table
         # (linear probing, at most half full), so a text's n-grams are found with a few numpy passes
         # and about one memory access each (a binary search over the sorted hashes took twenty).
-        hashes = np.fromiter((gram_hash(g) for g in self.index), dtype=np.uint64, count=len(self.index))
-        rows = np.fromiter(self.index.values(), dtype=np.int64, count=len(self.index))
+        hashes, rows = _feature_hashes(self.index)
         order = np.argsort(hashes, kind="stable")  # equal hashes: the first feature wins, as before
         bits = max(4, int(2 * len(hashes)).bit_length())
         keys = np.zeros(1 << bits, dtype=np.uint64)
@@ -213,12 +262,12 @@ class NBModel:
 
     @classmethod
     def from_npz(cls, data: Any) -> NBModel:
-        features = bytes(data["features"].tobytes()).decode("utf-8").split("\n")
+        features = FeatureIndex(bytes(data["features"].tobytes()).decode("utf-8"))
         languages = tuple(str(x) for x in bytes(data["languages"].tobytes()).decode("utf-8").split("\n"))
         params = data["params"]
         return cls(
             languages=languages,
-            index={g: i for i, g in enumerate(features)},
+            index=features,
             logp=data["logp"].astype(np.float32),
             log_prior=data["log_prior"].astype(np.float64),
             ood_threshold=float(params[0]),
@@ -229,11 +278,15 @@ class NBModel:
         )
 
     def to_npz_arrays(self) -> dict[str, np.ndarray]:
-        features = [""] * len(self.index)
-        for gram, i in self.index.items():
-            features[i] = gram
+        if isinstance(self.index, FeatureIndex):
+            joined = self.index.joined
+        else:
+            features = [""] * len(self.index)
+            for gram, i in self.index.items():
+                features[i] = gram
+            joined = "\n".join(features)
         return {
-            "features": np.frombuffer("\n".join(features).encode("utf-8"), dtype=np.uint8),
+            "features": np.frombuffer(joined.encode("utf-8"), dtype=np.uint8),
             "languages": np.frombuffer("\n".join(self.languages).encode("utf-8"), dtype=np.uint8),
             "logp": self.logp.astype(np.float16),
             "log_prior": self.log_prior.astype(np.float32),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import logging
 import re
+import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -140,12 +141,27 @@ def _lines(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+# Every URL_RE match holds one of these (lower-cased): most sentences hold none and skip the regex.
+_URL_MARKS = ("://", "www.", "@", ".co", ".org", ".net", ".gov", ".ac")
+
+
+def _may_hold_url(text: str) -> bool:
+    if "@" in text or "://" in text:
+        return True
+    if "." not in text:
+        return False
+    lowered = text.lower()
+    return any(mark in lowered for mark in _URL_MARKS)
+
+
 def url_spans(text: str) -> list[tuple[int, int]]:
     """Spans of URLs, bare news domains and e-mail addresses written in ``text``.
 
     A prefix hyphenated onto a URL (isiXhosa "kwi-www.gov.za") is not part of it.
     """
     spans: list[tuple[int, int]] = []
+    if not _may_hold_url(text):
+        return spans
     for match in URL_RE.finditer(text):
         start, end = match.span()
         lowered = match.group().lower()
@@ -228,8 +244,20 @@ _CLOSE_DOUBLE = frozenset("”")
 
 @lru_cache(maxsize=1)
 def _treebank() -> Any:
-    from nltk.tokenize.destructive import NLTKWordTokenizer
+    """NLTK's Treebank word tokenizer, imported without scipy.
 
+    Importing any part of nltk runs its package ``__init__``, which imports ``scipy.stats`` (about
+    80 MB resident, half a second) for a collocation test nothing here calls, whenever scipy happens
+    to be installed (a test or analysis environment); nltk has its own fallback when it is not.
+    """
+    hidden = "scipy" not in sys.modules
+    if hidden:
+        sys.modules["scipy"] = None  # type: ignore[assignment]  # an import of it fails at once
+    try:
+        from nltk.tokenize.destructive import NLTKWordTokenizer
+    finally:
+        if hidden:
+            del sys.modules["scipy"]
     return NLTKWordTokenizer()
 
 
@@ -280,6 +308,9 @@ def _split_word_periods(tokens: list[tuple[str, int, int]], lang: str) -> list[t
     return out
 
 
+_QUOTE_TOKEN_RE = re.compile(r'"|``|\'\'')
+
+
 def _align(tokens: list[str], copy: str) -> list[tuple[int, int]]:
     """Source span of each token, searching forward in the same-length copy."""
     spans: list[tuple[int, int]] = []
@@ -287,7 +318,7 @@ def _align(tokens: list[str], copy: str) -> list[tuple[int, int]]:
     for token in tokens:
         found = -1
         if token in ("``", "''"):
-            match = re.compile(r'"|``|\'\'').search(copy, point)
+            match = _QUOTE_TOKEN_RE.search(copy, point)
             if match is not None:
                 spans.append(match.span())
                 point = match.end()
@@ -317,7 +348,7 @@ def _tokenize_sentence(segment: str, lang: str) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
     for token, start, end in triples:
         source = segment[start:end]
-        if any(u0 < end and start < u1 for u0, u1 in urls):
+        if urls and any(u0 < end and start < u1 for u0, u1 in urls):
             token = source  # never let the URL mask leak into a token
         elif source in _OPEN_DOUBLE:
             token = "``"
