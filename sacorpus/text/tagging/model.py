@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sacorpus.text.tagging.lemma import Lemmatizer
-from sacorpus.text.tagging.perceptron import AveragedPerceptron, SequenceTagger
+from sacorpus.text.tagging.perceptron import AveragedPerceptron, SequenceTagger, Weights
 
 #: languages with a shipped model (sacorpus/models/pos_<lang>.json.gz)
 MODEL_LANGUAGES = ("en", "af")
@@ -47,6 +47,8 @@ class PosModel:
             "weights": self.tagger.model.weights,
             "tagdict": self.tagger.tagdict,
             "clusters": self.tagger.clusters,
+            "capitals": self.tagger.capitals,
+            "backward": self.tagger.backward.model.weights if self.tagger.backward else None,
             "lemmas": self.lemmatizer.to_json(),
         }
 
@@ -54,11 +56,19 @@ class PosModel:
     def from_json(cls, doc: dict[str, Any]) -> PosModel:
         if doc.get("format") != FORMAT:
             raise ValueError(f"POS model format {doc.get('format')!r}, expected {FORMAT}")
-        perceptron = AveragedPerceptron(doc["classes"], doc["weights"])
-        tagger = SequenceTagger(perceptron, doc["tagdict"], doc["clusters"])
+
+        def tagger(weights: Weights, **how: Any) -> SequenceTagger:
+            model = AveragedPerceptron(doc["classes"], weights)
+            return SequenceTagger(model, doc["tagdict"], doc["clusters"], capitals=doc.get("capitals"), **how)
+
+        backward = tagger(doc["backward"], reverse=True) if doc.get("backward") else None
         lemmas = doc["lemmas"]
         return cls(
-            doc["language"], doc["name"], tagger, Lemmatizer(lemmas["table"], lemmas["rules"]), doc["meta"]
+            doc["language"],
+            doc["name"],
+            tagger(doc["weights"], backward=backward),
+            Lemmatizer(lemmas["table"], lemmas["rules"]),
+            doc["meta"],
         )
 
     def save(self, path: str | Path) -> None:
