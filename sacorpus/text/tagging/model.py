@@ -19,7 +19,9 @@ from sacorpus.text.tagging.perceptron import AveragedPerceptron, SequenceTagger,
 
 #: languages with a shipped model (sacorpus/models/pos_<lang>.json.gz)
 MODEL_LANGUAGES = ("en", "af")
-FORMAT = 1
+#: 2 added the right-to-left pass and the capitalisation table; a format-1 file (one pass) still loads
+FORMAT = 2
+READABLE_FORMATS = (1, 2)
 
 
 @dataclass
@@ -54,8 +56,8 @@ class PosModel:
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> PosModel:
-        if doc.get("format") != FORMAT:
-            raise ValueError(f"POS model format {doc.get('format')!r}, expected {FORMAT}")
+        if doc.get("format") not in READABLE_FORMATS:
+            raise ValueError(f"POS model format {doc.get('format')!r}, expected one of {READABLE_FORMATS}")
 
         def tagger(weights: Weights, **how: Any) -> SequenceTagger:
             model = AveragedPerceptron(doc["classes"], weights)
