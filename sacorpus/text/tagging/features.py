@@ -101,6 +101,13 @@ def features(i: int, ctx: Context, prev: str, prev2: str) -> list[str]:
     if "-" in form and len(form) > 1:
         feats.append("hyphen")
         feats.append("hs " + low.rsplit("-", 1)[-1][-4:])
+    _context_features(i, ctx, prev, feats)
+    return feats
+
+
+def _context_features(i: int, ctx: Context, prev: str, feats: list[str]) -> None:
+    """What the sentence's tables add: clusters around the word, its capitalisation, the other pass's tags."""
+    j, word, form = i + 2, ctx.words[i + 2], ctx.forms[i]
     clusters = ctx.clusters
     if clusters:
         here, left, right = clusters[j], clusters[j - 1], clusters[j + 1]
@@ -129,7 +136,6 @@ def features(i: int, ctx: Context, prev: str, prev2: str) -> list[str]:
             f"t-1h+1 {prev} {hints[j + 1]}",
             f"wh+1 {word} {hints[j + 1]}",
         ]
-    return feats
 
 
 def padded(tokens: Sequence[str]) -> list[str]:
