@@ -5,8 +5,9 @@
 English (EWT): only the dev and test files are available, so the model trains on dev and is measured
 on test. Afrikaans (AfriBooms): trains on train + dev, measured on test. No test split is ever read
 here. Training is seeded, so the same data gives the same file (see sacorpus/models/ATTRIBUTION.md).
-Word clusters for English come from unlabelled text (the pages under --clusters), see
-``sacorpus.text.tagging.clusters``.
+Word clusters and capitalisation shares for English come from unlabelled text (the pages under
+--clusters), see ``sacorpus.text.tagging.clusters``. ``--cross-validate K`` measures a design
+(``--design``) on contiguous folds of the training split: how the design was chosen.
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ def train_on(language: str, sentences: list[Sentence], tables: WordTables, epoch
         "tokens": sum(len(s.forms) for s in sentences),
         "epochs": epochs,
         "seed": SEED,
+        "design": dict(DESIGN),
     }
     model = PosModel(language, "", tagger, lemmatizer, meta)
     # the name carries a digest of the weights: a retrained model has a new name, so `scrapy annotate`
@@ -89,7 +91,7 @@ def train_on(language: str, sentences: list[Sentence], tables: WordTables, epoch
     return model
 
 
-def cross_validate(language: str, data: Path, tables: WordTables, folds: int) -> float:
+def cross_validate(language: str, data: Path, tables: WordTables, folds: int, epochs: int = EPOCHS) -> float:
     """UPOS accuracy of models trained on all but one contiguous fold of the training split, pooled.
 
     How the design (DESIGN, epochs) is chosen without ever reading a test split.
@@ -99,7 +101,7 @@ def cross_validate(language: str, data: Path, tables: WordTables, folds: int) ->
     right = total = 0
     for k in range(folds):
         lo, hi = len(sentences) * k // folds, len(sentences) * (k + 1) // folds
-        model = train_on(language, [*sentences[:lo], *sentences[hi:]], tables)
+        model = train_on(language, [*sentences[:lo], *sentences[hi:]], tables, epochs)
         for s in sentences[lo:hi]:
             right += sum(a == b for a, b in zip(model.tagger.tag(s.forms), s.upos, strict=True))
             total += len(s.forms)
@@ -114,7 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("sacorpus/models"))
     parser.add_argument("--clusters", type=Path, help="unlabelled English pages for word clusters")
     parser.add_argument(
-        "--clusters-from", type=Path, help="reuse the word clusters of a model file (skips learning them)"
+        "--clusters-from",
+        type=Path,
+        help="reuse the word clusters and capitalisation shares of a model file (skips learning them)",
     )
     parser.add_argument("--language", choices=sorted(TRAIN_SPLITS), action="append")
     parser.add_argument("--epochs", type=int, default=EPOCHS)
@@ -138,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
             tables = learn_tables(args.clusters, seed=SEED)
         if args.cross_validate:
             print(
-                f"{language} {DESIGN}: {cross_validate(language, args.data, tables, args.cross_validate):.4f}"
+                f"{language} {DESIGN}: {cross_validate(language, args.data, tables, args.cross_validate, args.epochs):.4f}"
             )
             continue
         model = train(language, args.data, tables, args.epochs)
