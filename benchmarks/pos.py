@@ -1,9 +1,11 @@
 """UPOS and lemma accuracy of the shipped POS models on each treebank's test split, and tagging speed.
 
-    python benchmarks/pos.py ../shared/data/pos [--models sacorpus/models] [--limit N]
+    python benchmarks/pos.py ../shared/data/pos [--models sacorpus/models] [--limit N] [--compare DIR]
 
 Baseline in the same run: the most frequent tag of each word in the model's own training split
-(unseen words: the split's most frequent tag), and the word itself as its lemma.
+(unseen words: the split's most frequent tag), and the word itself as its lemma. ``--compare DIR``
+also measures the model files in DIR (for example the previous release's, from
+``git show REV:sacorpus/models/pos_en.json.gz``) on the same sentences, and prints the difference.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("data", type=Path)
     parser.add_argument("--models", type=Path, default=Path("sacorpus/models"))
     parser.add_argument("--limit", type=int, help="only the first N test sentences")
+    parser.add_argument("--compare", type=Path, help="a folder of other model files to measure alike")
     args = parser.parse_args(argv)
     failed = False
     for language, (folder, splits) in SPLITS.items():
@@ -78,6 +81,13 @@ def main(argv: list[str] | None = None) -> int:
             f"{base_lemma:.2%}); {speed:,.0f} tokens/s on one core (target {SPEED_TARGET:,.0f}) "
             f"{'OK' if ok else 'BELOW TARGET'}"
         )
+        other = args.compare / f"pos_{language}.json.gz" if args.compare else None
+        if other and other.is_file():
+            o_upos, o_lemma, o_speed, _ = evaluate(PosModel.load(other), test)
+            print(
+                f"{language} compared with {other}: UPOS {o_upos:.2%} ({upos - o_upos:+.2%}), "
+                f"lemma {o_lemma:.2%} ({lemma - o_lemma:+.2%}), {o_speed:,.0f} tokens/s"
+            )
     return 1 if failed else 0
 
 

@@ -5,8 +5,9 @@
 English (EWT): only the dev and test files are available, so the model trains on dev and is measured
 on test. Afrikaans (AfriBooms): trains on train + dev, measured on test. No test split is ever read
 here. Training is seeded, so the same data gives the same file (see sacorpus/models/ATTRIBUTION.md).
-Word clusters for English come from unlabelled text (the pages under --clusters), see
-``sacorpus.text.tagging.clusters``.
+Word clusters and capitalisation shares for English come from unlabelled text (the pages under
+--clusters), see ``sacorpus.text.tagging.clusters``. ``--cross-validate K`` measures a design
+(``--design``) on contiguous folds of the training split: how the design was chosen.
 """
 
 from __future__ import annotations
@@ -19,10 +20,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from sacorpus.text.tagging.clusters import WordTables, learn_tables
 from sacorpus.text.tagging.lemma import Lemmatizer
 from sacorpus.text.tagging.model import PosModel
-from sacorpus.text.tagging.perceptron import AveragedPerceptron, SequenceTagger, build_tagdict
-from sacorpus.text.tagging.treebank import read_conllu
+from sacorpus.text.tagging.perceptron import (
+    AveragedPerceptron,
+    SequenceTagger,
+    build_tagdict,
+    jackknife,
+)
+from sacorpus.text.tagging.treebank import Sentence, read_conllu
 
 TRAIN_SPLITS = {
     "en": ("en_ewt", ("dev",)),
@@ -30,15 +37,40 @@ TRAIN_SPLITS = {
 }
 SEED = 17
 EPOCHS = 12
+#: the design, chosen by cross-validation on the training split (see --cross-validate)
+DESIGN = {"two_pass": True, "folds": 4}
 
 
-def train(language: str, data: Path, clusters: dict[str, str], epochs: int = EPOCHS) -> PosModel:
+def train(language: str, data: Path, tables: WordTables, epochs: int = EPOCHS) -> PosModel:
     folder, splits = TRAIN_SPLITS[language]
     sentences = [s for split in splits for s in read_conllu(data / folder / f"{folder}-ud-{split}.conllu")]
+    return train_on(language, sentences, tables, epochs)
+
+
+def train_on(language: str, sentences: list[Sentence], tables: WordTables, epochs: int = EPOCHS) -> PosModel:
+    """The model of ``sentences`` (also what cross-validation on the training split calls)."""
+    folder, splits = TRAIN_SPLITS[language]
     pairs = [(s.forms, s.upos) for s in sentences]
     tags = {t for s in sentences for t in s.upos}
-    tagger = SequenceTagger(AveragedPerceptron(tags), build_tagdict(pairs), clusters)
-    tagger.train(pairs, epochs=epochs, seed=SEED)
+    tagdict = build_tagdict(pairs)
+
+    def make(reverse: bool = False, backward: SequenceTagger | None = None) -> SequenceTagger:
+        return SequenceTagger(
+            AveragedPerceptron(tags),
+            tagdict,
+            tables.clusters,
+            capitals=tables.capitals,
+            reverse=reverse,
+            backward=backward,
+        )
+
+    backward = hints = None
+    if DESIGN["two_pass"]:
+        backward = make(reverse=True)
+        backward.train(pairs, epochs=epochs, seed=SEED)
+        hints = jackknife(lambda: make(reverse=True), pairs, DESIGN["folds"], epochs, SEED)
+    tagger = make(backward=backward)
+    tagger.train(pairs, epochs=epochs, seed=SEED, hints=hints)
     lemmatizer = Lemmatizer.learn(
         (f, u, lem) for s in sentences for f, u, lem in zip(s.forms, s.upos, s.lemmas, strict=True)
     )
@@ -49,6 +81,7 @@ def train(language: str, data: Path, clusters: dict[str, str], epochs: int = EPO
         "tokens": sum(len(s.forms) for s in sentences),
         "epochs": epochs,
         "seed": SEED,
+        "design": dict(DESIGN),
     }
     model = PosModel(language, "", tagger, lemmatizer, meta)
     # the name carries a digest of the weights: a retrained model has a new name, so `scrapy annotate`
@@ -56,6 +89,23 @@ def train(language: str, data: Path, clusters: dict[str, str], epochs: int = EPO
     digest = hashlib.sha1(json.dumps(model.to_json(), sort_keys=True).encode("utf-8")).hexdigest()[:10]
     model.name = f"{folder}-perceptron-{digest}"
     return model
+
+
+def cross_validate(language: str, data: Path, tables: WordTables, folds: int, epochs: int = EPOCHS) -> float:
+    """UPOS accuracy of models trained on all but one contiguous fold of the training split, pooled.
+
+    How the design (DESIGN, epochs) is chosen without ever reading a test split.
+    """
+    folder, splits = TRAIN_SPLITS[language]
+    sentences = [s for split in splits for s in read_conllu(data / folder / f"{folder}-ud-{split}.conllu")]
+    right = total = 0
+    for k in range(folds):
+        lo, hi = len(sentences) * k // folds, len(sentences) * (k + 1) // folds
+        model = train_on(language, [*sentences[:lo], *sentences[hi:]], tables, epochs)
+        for s in sentences[lo:hi]:
+            right += sum(a == b for a, b in zip(model.tagger.tag(s.forms), s.upos, strict=True))
+            total += len(s.forms)
+    return right / total
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,20 +116,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("sacorpus/models"))
     parser.add_argument("--clusters", type=Path, help="unlabelled English pages for word clusters")
     parser.add_argument(
-        "--clusters-from", type=Path, help="reuse the word clusters of a model file (skips learning them)"
+        "--clusters-from",
+        type=Path,
+        help="reuse the word clusters and capitalisation shares of a model file (skips learning them)",
     )
     parser.add_argument("--language", choices=sorted(TRAIN_SPLITS), action="append")
     parser.add_argument("--epochs", type=int, default=EPOCHS)
+    parser.add_argument(
+        "--cross-validate",
+        type=int,
+        metavar="K",
+        help="print K-fold accuracy on the training split (contiguous folds) instead of writing models",
+    )
+    parser.add_argument(
+        "--design", type=json.loads, default={}, help="JSON overrides, e.g. '{\"two_pass\": false}'"
+    )
     args = parser.parse_args(argv)
+    DESIGN.update(args.design)
     for language in args.language or sorted(TRAIN_SPLITS):
-        clusters: dict[str, str] = {}
+        tables = WordTables({}, {})
         if args.clusters_from and language == "en":
-            clusters = PosModel.load(args.clusters_from).tagger.clusters
+            tagger = PosModel.load(args.clusters_from).tagger
+            tables = WordTables(tagger.clusters, tagger.capitals)
         elif args.clusters and language == "en":
-            from sacorpus.text.tagging.clusters import learn_clusters
-
-            clusters = learn_clusters(args.clusters, seed=SEED)
-        model = train(language, args.data, clusters, args.epochs)
+            tables = learn_tables(args.clusters, seed=SEED)
+        if args.cross_validate:
+            print(
+                f"{language} {DESIGN}: {cross_validate(language, args.data, tables, args.cross_validate, args.epochs):.4f}"
+            )
+            continue
+        model = train(language, args.data, tables, args.epochs)
         path = args.out / f"pos_{language}.json.gz"
         model.save(path)
         print(

@@ -58,6 +58,7 @@ class CorpusStats:
     """Totals per group plus articles per (publication, month) for the plot."""
 
     by: str = "publication"
+    unit: str = "articles"  # what a row counts: "articles" or "comments" (the header says which)
     groups: dict[str, GroupTotals] = field(default_factory=dict)
     total: GroupTotals = field(default_factory=GroupTotals)
     monthly: Counter[tuple[str, str]] = field(default_factory=Counter)
@@ -93,7 +94,7 @@ class CorpusStats:
 
     def table(self) -> list[str]:
         """TSV lines: header, one line per group, then the total."""
-        lines = [f"{self.by}\tarticles\ttokens\twords"]
+        lines = [f"{self.by}\t{self.unit}\ttokens\twords"]
         for name, t in self.rows():
             lines.append(f"{name}\t{t.articles}\t{t.tokens}\t{t.words}")
         lines.append(f"TOTAL\t{self.total.articles}\t{self.total.tokens}\t{self.total.words}")

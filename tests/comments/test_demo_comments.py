@@ -84,3 +84,12 @@ def test_search_and_kwic_read_one_register(demo: dict[str, Any]) -> None:
     assert "municipality" in hits and "#comment-" in hits
     found = command(demo, "search", "--comments", "municipality").stdout
     assert "#comment-" in found and "comments" in command(demo, "search", "--comments", "water").stderr
+
+
+def test_stats_counts_and_names_the_register_it_reads(demo: dict[str, Any]) -> None:
+    for register, records in (("comments", demo["comments"]), ("articles", demo["articles"])):
+        table = command(demo, "stats", f"--{register}").stdout.splitlines()
+        assert table[0].split("\t")[:2] == ["publication", register]
+        total = table[-1].split("\t")
+        assert total[0] == "TOTAL" and int(total[1]) == len(records)
+        assert int(total[3]) == sum(r["word_count"] for r in records)

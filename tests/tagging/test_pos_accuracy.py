@@ -16,7 +16,7 @@ from sacorpus.text.tagging.treebank import read_conllu
 POS_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "pos"
 TEST_SPLITS = {"en": "en_ewt/en_ewt-ud-test.conllu", "af": "af_afribooms/af_afribooms-ud-test.conllu"}
 #: (UPOS, lemma) accuracy floors over the first SENTENCES test sentences
-FLOORS = {"en": (0.920, 0.938), "af": (0.960, 0.969)}  # measured: en 0.9231 / 0.9421, af 0.9636 / 0.9719
+FLOORS = {"en": (0.925, 0.940), "af": (0.960, 0.969)}  # measured: en 0.9275 / 0.9422, af 0.9636 / 0.9719
 SENTENCES = 800
 
 

@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from sacorpus.corpus.cli import CorpusCommand, ScanCounts
+from sacorpus.corpus.comments import COMMENTS, register_of
 from sacorpus.corpus.filters import ArticleFilter
 from sacorpus.corpus.stats import GROUP_BY, GROUP_ROW, STATS_FIELDS, CorpusStats
 from sacorpus.storage.base import ArticleStore
@@ -31,13 +32,17 @@ class Stats(CorpusCommand):
         parser.add_argument("--plot", metavar="FILE.png", help="write articles per month per publication")
 
     def prepare(self, args: list[str], opts: argparse.Namespace, flt: ArticleFilter) -> None:
-        self.stats = CorpusStats(by=opts.by)
+        self.stats = CorpusStats(by=opts.by, unit=register_of(opts))
 
     def scan(
         self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
     ) -> None:
-        for *values, articles, tokens, words in store.group_counts(flt.store_filter()):
-            self.stats.add_group(dict(zip(GROUP_ROW, values, strict=True)), articles, tokens, words)
+        if register_of(opts) == COMMENTS:  # comments have no kept group sums: each is read
+            for record in self.records(store, flt, opts, counts):
+                self.stats.add(record)
+        else:
+            for *values, articles, tokens, words in store.group_counts(flt.store_filter()):
+                self.stats.add_group(dict(zip(GROUP_ROW, values, strict=True)), articles, tokens, words)
         counts.scanned = counts.matched = self.stats.total.articles
         for line in self.stats.table():
             print(line)
@@ -46,7 +51,8 @@ class Stats(CorpusCommand):
         stats = self.stats
         if stats.undated:
             print(
-                f"{stats.undated} articles have no published date (not in the monthly plot)", file=sys.stderr
+                f"{stats.undated} {stats.unit} have no published date (not in the monthly plot)",
+                file=sys.stderr,
             )
         if opts.plot:
             from sacorpus.corpus.plot import plot_monthly

@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import gzip
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from sacorpus.text.tagging.features import normalise
+
+#: tokens after which a capital starts a sentence-like unit (quotes, colons, bullets)
+_OPENERS = frozenset(('"', "``", "“", ":", ".", "!", "?", "-", "–", "—", "(", "*", "•", "|"))
 
 
 def page_paragraphs(folder: Path) -> Iterator[str]:
@@ -38,11 +42,33 @@ def page_paragraphs(folder: Path) -> Iterator[str]:
 
 
 def sentences_of(paragraphs: Iterable[str]) -> Iterator[list[str]]:
+    """Each paragraph's tokens as the project's tokenizer cuts them (not yet normalised)."""
     from sacorpus.text.tokenize import tokenize
 
     for paragraph in paragraphs:
-        tokenized = tokenize(paragraph, "en")
-        yield [normalise(t) for t in tokenized.tokens]
+        yield list(tokenize(paragraph, "en").tokens)
+
+
+def capital_shares(sentences: Iterable[Sequence[str]], *, min_count: int = 5) -> dict[str, str]:
+    """Normalised word -> how often it is capitalised inside a sentence, in fifths ("0" to "4").
+
+    Why: whether a capitalised word is a name (PROPN) or a capitalised common word is the tagger's
+    most frequent confusion, and the answer is in unlabelled text: "Apple" and "Monday" are
+    capitalised wherever they stand, "Report" only at the start of a sentence or in a headline.
+    Sentence-initial tokens and all-capital paragraphs (headlines, shouting) are not counted.
+    """
+    capital: Counter[str] = Counter()
+    seen: Counter[str] = Counter()
+    for sentence in sentences:
+        if sum(t.isupper() for t in sentence) * 2 > len(sentence):
+            continue
+        for i, token in enumerate(sentence):
+            if i == 0 or not token[:1].isalpha() or sentence[i - 1] in _OPENERS:
+                continue
+            word = normalise(token)
+            seen[word] += 1
+            capital[word] += token[:1].isupper()
+    return {w: str(min(4, capital[w] * 5 // n)) for w, n in seen.items() if n >= min_count}
 
 
 def _kmeans(points: np.ndarray, k: int, rng: np.random.Generator, rounds: int = 20) -> np.ndarray:
@@ -58,8 +84,21 @@ def _kmeans(points: np.ndarray, k: int, rng: np.random.Generator, rounds: int = 
     return labels
 
 
+class WordTables(NamedTuple):
+    """What unlabelled text tells the tagger about words: their clusters and capitalisation."""
+
+    clusters: dict[str, str]
+    capitals: dict[str, str]
+
+
+def learn_tables(folder: Path, *, seed: int) -> WordTables:
+    """Both tables from the ``*.html.gz`` pages under ``folder`` (tokenized once)."""
+    sentences = list(sentences_of(page_paragraphs(folder)))
+    return WordTables(learn_clusters(sentences, seed=seed), capital_shares(sentences))
+
+
 def learn_clusters(
-    folder: Path,
+    raw: Iterable[Sequence[str]],
     *,
     seed: int,
     vocabulary: int = 40_000,
@@ -69,8 +108,8 @@ def learn_clusters(
     fine: int = 600,
     min_count: int = 3,
 ) -> dict[str, str]:
-    """Normalised word -> ``coarse.fine`` cluster ids, learned from the pages under ``folder``."""
-    sentences = list(sentences_of(page_paragraphs(folder)))
+    """Normalised word -> ``coarse.fine`` cluster ids, learned from tokenized sentences."""
+    sentences = [[normalise(t) for t in s] for s in raw]
     freq = Counter(w for s in sentences for w in s)
     words = [w for w, n in freq.most_common(vocabulary) if n >= min_count]
     index = {w: i for i, w in enumerate(words)}

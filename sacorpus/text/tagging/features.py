@@ -43,18 +43,34 @@ def shape(token: str) -> str:
     return _SHAPE_RUNS.sub(r"\1", mapped)[:8]
 
 
-def features(
-    i: int,
-    words: Sequence[str],
-    forms: Sequence[str],
-    prev: str,
-    prev2: str,
-    clusters: Mapping[str, str],
-) -> list[str]:
-    """Feature names of token ``i``; ``words`` are normalised and padded by two on each side."""
+class Context:
+    """One sentence as the features read it, computed once per pass: padded words, shapes, clusters,
+    how often each word is capitalised in running text and hints (another pass's tags), each padded by
+    two on both sides so that a neighbour's value is one index away.
+    """
+
+    __slots__ = ("capitals", "clusters", "forms", "hints", "shapes", "words")
+
+    def __init__(
+        self,
+        tokens: Sequence[str],
+        clusters: Mapping[str, str],
+        capitals: Mapping[str, str],
+        hints: Sequence[str] | None = None,
+    ) -> None:
+        self.forms = tokens
+        self.words = padded(tokens)
+        self.shapes = [shape(t) for t in tokens]
+        self.clusters = [clusters.get(w) or "?" for w in self.words] if clusters else []
+        self.capitals = [capitals.get(w) or "?" for w in self.words[2:-2]] if capitals else []
+        self.hints = [*START, *hints, *END] if hints else []
+
+
+def features(i: int, ctx: Context, prev: str, prev2: str) -> list[str]:
+    """Feature names of token ``i`` of the sentence ``ctx`` given the two previous predicted tags."""
     j = i + 2
-    word, form = words[j], forms[i]
-    low = form.lower()
+    words, form = ctx.words, ctx.forms[i]
+    word, low = words[j], form.lower()
     feats = [
         "b",
         "w " + word,
@@ -65,7 +81,7 @@ def features(
         "p1 " + low[:1],
         "p2 " + low[:2],
         "p3 " + low[:3],
-        "sh " + shape(form),
+        "sh " + ctx.shapes[i],
         "t-1 " + prev,
         "t-2 " + prev2,
         "t-1t-2 " + prev + " " + prev2,
@@ -78,14 +94,23 @@ def features(
         "ww+1 " + word + " " + words[j + 1],
         "s3-1 " + words[j - 1][-3:],
         "s3+1 " + words[j + 1][-3:],
+        f"len {min(len(form), 8)}",
     ]
     if form[:1].isupper():
         feats.append("cap " + ("first" if i == 0 else "inner"))
     if "-" in form and len(form) > 1:
         feats.append("hyphen")
         feats.append("hs " + low.rsplit("-", 1)[-1][-4:])
+    _context_features(i, ctx, prev, feats)
+    return feats
+
+
+def _context_features(i: int, ctx: Context, prev: str, feats: list[str]) -> None:
+    """What the sentence's tables add: clusters around the word, its capitalisation, the other pass's tags."""
+    j, word, form = i + 2, ctx.words[i + 2], ctx.forms[i]
+    clusters = ctx.clusters
     if clusters:
-        here, left, right = (clusters.get(words[k]) or "?" for k in (j, j - 1, j + 1))
+        here, left, right = clusters[j], clusters[j - 1], clusters[j + 1]
         for tag, cluster in (("c", here), ("c-1", left), ("c+1", right)):
             if cluster != "?":
                 feats.append(f"{tag} {cluster}")
@@ -93,12 +118,24 @@ def features(
         feats += [
             f"cc-1 {left} {here}",
             f"cc+1 {here} {right}",
-            f"c-2 {clusters.get(words[j - 2]) or '?'}",
-            f"c+2 {clusters.get(words[j + 2]) or '?'}",
+            f"c-2 {clusters[j - 2]}",
+            f"c+2 {clusters[j + 2]}",
             f"t-1c {prev} {here}",
         ]
-    feats.append(f"len {min(len(form), 8)}")
-    return feats
+    if ctx.capitals:
+        share = ctx.capitals[i]
+        feats += ["k " + share, f"kc {share} {form[:1].isupper()} {i == 0}"]
+    hints = ctx.hints
+    if hints:
+        feats += [
+            "h " + hints[j],
+            "h+1 " + hints[j + 1],
+            "h+2 " + hints[j + 2],
+            f"hh+1 {hints[j]} {hints[j + 1]}",
+            f"h+1h+2 {hints[j + 1]} {hints[j + 2]}",
+            f"t-1h+1 {prev} {hints[j + 1]}",
+            f"wh+1 {word} {hints[j + 1]}",
+        ]
 
 
 def padded(tokens: Sequence[str]) -> list[str]:

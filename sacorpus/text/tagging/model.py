@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from sacorpus.text.tagging.lemma import Lemmatizer
-from sacorpus.text.tagging.perceptron import AveragedPerceptron, SequenceTagger
+from sacorpus.text.tagging.perceptron import AveragedPerceptron, SequenceTagger, Weights
 
 #: languages with a shipped model (sacorpus/models/pos_<lang>.json.gz)
 MODEL_LANGUAGES = ("en", "af")
-FORMAT = 1
+#: 2 added the right-to-left pass and the capitalisation table; a format-1 file (one pass) still loads
+FORMAT = 2
+READABLE_FORMATS = (1, 2)
 
 
 @dataclass
@@ -47,18 +49,28 @@ class PosModel:
             "weights": self.tagger.model.weights,
             "tagdict": self.tagger.tagdict,
             "clusters": self.tagger.clusters,
+            "capitals": self.tagger.capitals,
+            "backward": self.tagger.backward.model.weights if self.tagger.backward else None,
             "lemmas": self.lemmatizer.to_json(),
         }
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> PosModel:
-        if doc.get("format") != FORMAT:
-            raise ValueError(f"POS model format {doc.get('format')!r}, expected {FORMAT}")
-        perceptron = AveragedPerceptron(doc["classes"], doc["weights"])
-        tagger = SequenceTagger(perceptron, doc["tagdict"], doc["clusters"])
+        if doc.get("format") not in READABLE_FORMATS:
+            raise ValueError(f"POS model format {doc.get('format')!r}, expected one of {READABLE_FORMATS}")
+
+        def tagger(weights: Weights, **how: Any) -> SequenceTagger:
+            model = AveragedPerceptron(doc["classes"], weights)
+            return SequenceTagger(model, doc["tagdict"], doc["clusters"], capitals=doc.get("capitals"), **how)
+
+        backward = tagger(doc["backward"], reverse=True) if doc.get("backward") else None
         lemmas = doc["lemmas"]
         return cls(
-            doc["language"], doc["name"], tagger, Lemmatizer(lemmas["table"], lemmas["rules"]), doc["meta"]
+            doc["language"],
+            doc["name"],
+            tagger(doc["weights"], backward=backward),
+            Lemmatizer(lemmas["table"], lemmas["rules"]),
+            doc["meta"],
         )
 
     def save(self, path: str | Path) -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from sacorpus.text.tagging.features import START, features, padded
+from sacorpus.text.tagging.features import START, Context, features, padded
 
 Weights = dict[str, dict[str, float]]
 
@@ -71,46 +71,82 @@ class AveragedPerceptron:
 
 
 class SequenceTagger:
-    """Greedy tagging with the two previous predicted tags as features; frequent unambiguous words fixed."""
+    """Greedy tagging with the two previous predicted tags as features; frequent unambiguous words fixed.
+
+    ``reverse`` tags right to left (its "previous" tags are the right neighbours'). A tagger with a
+    ``backward`` one runs it first and reads its tags of the word and the next two as features: the
+    left-to-right pass then sees evidence from both sides, which a greedy one-way pass lacks.
+    ``capitals`` maps a word to how often unlabelled text capitalises it inside a sentence.
+    """
 
     def __init__(
         self,
         model: AveragedPerceptron,
         tagdict: Mapping[str, str] | None = None,
         clusters: Mapping[str, str] | None = None,
+        *,
+        capitals: Mapping[str, str] | None = None,
+        backward: SequenceTagger | None = None,
+        reverse: bool = False,
     ) -> None:
         self.model = model
         self.tagdict = dict(tagdict or {})
         self.clusters = dict(clusters or {})
+        self.capitals = dict(capitals or {})
+        self.backward = backward
+        self.reverse = reverse
 
-    def tag(self, tokens: Sequence[str]) -> list[str]:
-        words = padded(tokens)
+    def _context(self, tokens: Sequence[str], hints: Sequence[str] | None) -> Context:
+        if hints is None and self.backward is not None:
+            hints = self.backward.tag(tokens)
+        if self.reverse:
+            tokens = tokens[::-1]
+            hints = hints[::-1] if hints else hints
+        return Context(tokens, self.clusters, self.capitals, hints)
+
+    def tag(self, tokens: Sequence[str], hints: Sequence[str] | None = None) -> list[str]:
+        return self._walk(self._context(tokens, hints), None)
+
+    def _walk(self, ctx: Context, gold: Sequence[str] | None) -> list[str]:
+        """Tag ``ctx`` greedily; with ``gold`` tags, update the model at every token on the way."""
         prev, prev2 = START
         tags: list[str] = []
-        for i in range(len(tokens)):
-            tag = self.tagdict.get(words[i + 2])
+        fixed, model = self.tagdict, self.model
+        for i, word in enumerate(ctx.words[2:-2]):
+            tag = fixed.get(word)
             if tag is None:
-                tag = self.model.predict(features(i, words, tokens, prev, prev2, self.clusters))
+                feats = features(i, ctx, prev, prev2)
+                tag = model.predict(feats)
+                if gold is not None:
+                    model.update(gold[i], tag, feats)
             tags.append(tag)
             prev2, prev = prev, tag
-        return tags
+        return tags[::-1] if self.reverse else tags
 
-    def train(self, sentences: Sequence[tuple[Sequence[str], Sequence[str]]], epochs: int, seed: int) -> None:
-        """Train on (tokens, tags) pairs; the shuffle is seeded so the same data gives the same model."""
+    def train(
+        self,
+        sentences: Sequence[tuple[Sequence[str], Sequence[str]]],
+        epochs: int,
+        seed: int,
+        hints: Sequence[Sequence[str]] | None = None,
+    ) -> None:
+        """Train on (tokens, tags) pairs; the shuffle is seeded so the same data gives the same model.
+
+        ``hints`` are the backward pass's tags of each sentence, predicted by taggers that did not see
+        it (see :func:`jackknife`): trained on its own output, the forward pass would trust it blindly.
+        """
         rng = random.Random(seed)
-        order = list(sentences)
+        order = [
+            (
+                self._context(tokens, hints[n] if hints is not None else None),
+                gold[::-1] if self.reverse else gold,
+            )
+            for n, (tokens, gold) in enumerate(sentences)
+        ]
         for _ in range(epochs):
             rng.shuffle(order)
-            for tokens, gold in order:
-                words = padded(tokens)
-                prev, prev2 = START
-                for i, truth in enumerate(gold):
-                    guess = self.tagdict.get(words[i + 2])
-                    if guess is None:
-                        feats = features(i, words, tokens, prev, prev2, self.clusters)
-                        guess = self.model.predict(feats)
-                        self.model.update(truth, guess, feats)
-                    prev2, prev = prev, guess
+            for ctx, gold in order:
+                self._walk(ctx, gold)
         self.model.average()
 
 
@@ -128,4 +164,22 @@ def build_tagdict(
         total = sum(by_tag.values())
         if total >= min_count and n / total >= min_share:
             out[word] = tag
+    return out
+
+
+def jackknife(
+    make: Callable[[], SequenceTagger],
+    sentences: Sequence[tuple[Sequence[str], Sequence[str]]],
+    folds: int,
+    epochs: int,
+    seed: int,
+) -> list[list[str]]:
+    """Each sentence tagged by a tagger (from ``make``) trained on the other folds, in order."""
+    out: list[list[str]] = []
+    n = len(sentences)
+    for k in range(folds):
+        lo, hi = n * k // folds, n * (k + 1) // folds
+        tagger = make()
+        tagger.train([*sentences[:lo], *sentences[hi:]], epochs, seed)
+        out += [tagger.tag(tokens) for tokens, _gold in sentences[lo:hi]]
     return out

@@ -1,0 +1,98 @@
+"""The tagger's parts on small made-up languages: the right-to-left pass, jackknifed hints,
+capitalisation shares from unlabelled text, and a model file that round-trips every part."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from sacorpus.text.tagging.clusters import capital_shares
+from sacorpus.text.tagging.lemma import Lemmatizer
+from sacorpus.text.tagging.model import PosModel
+from sacorpus.text.tagging.perceptron import AveragedPerceptron, SequenceTagger, jackknife
+
+Pairs = list[tuple[list[str], list[str]]]
+
+
+def _stem(rng: random.Random) -> str:
+    return "".join(rng.choice("bdfgklmpst") + rng.choice("aeiou") for _ in range(3))
+
+
+def right_context_language(n: int, seed: int) -> Pairs:
+    """``ka`` is MARK before a noun and PART before a verb; nouns start with ``un``, verbs with ``re``.
+
+    The next word is always new, and the left-to-right pass sees no prefix of its right neighbour:
+    only the right-to-left pass, which tags that neighbour first, can tell what ``ka`` is.
+    """
+    rng = random.Random(seed)
+    out: Pairs = []
+    for _ in range(n):
+        noun = rng.random() < 0.5
+        out.append(
+            (
+                ["the", "ka", ("un" if noun else "re") + _stem(rng), "."],
+                ["DET", "MARK" if noun else "PART", "NOUN" if noun else "VERB", "PUNCT"],
+            )
+        )
+    return out
+
+
+def _accuracy(tagger: SequenceTagger, sentences: Pairs, position: int) -> float:
+    return sum(tagger.tag(tokens)[position] == tags[position] for tokens, tags in sentences) / len(sentences)
+
+
+def _tagger(train: Pairs, **how: object) -> SequenceTagger:
+    classes = {t for _w, tags in train for t in tags}
+    return SequenceTagger(AveragedPerceptron(classes), **how)  # type: ignore[arg-type]
+
+
+def two_pass(train: Pairs) -> SequenceTagger:
+    backward = _tagger(train, reverse=True)
+    backward.train(train, epochs=5, seed=1)
+    forward = _tagger(train, backward=backward)
+    forward.train(
+        train, epochs=5, seed=1, hints=jackknife(lambda: _tagger(train, reverse=True), train, 2, 5, 1)
+    )
+    return forward
+
+
+def test_right_to_left_pass_decides_what_only_the_right_context_tells() -> None:
+    train, test = right_context_language(300, seed=1), right_context_language(200, seed=2)
+    one_pass = _tagger(train)
+    one_pass.train(train, epochs=5, seed=1)
+    assert _accuracy(one_pass, test, 1) < 0.8  # a guess: its features cannot see the next word's prefix
+    assert _accuracy(two_pass(train), test, 1) >= 0.97
+
+
+def test_jackknife_tags_each_sentence_with_a_tagger_that_never_saw_it() -> None:
+    train = right_context_language(40, seed=3)
+    hints = jackknife(lambda: _tagger(train, reverse=True), train, 4, 3, 1)
+    assert [len(h) for h in hints] == [len(tokens) for tokens, _ in train]
+    # a tagger that saw the sentence would know its (new) noun or verb; one that did not guesses from the prefix
+    assert sum(h == tags for h, (_t, tags) in zip(hints, train, strict=True)) >= 30
+
+
+def test_capital_shares_tell_names_from_capitalised_common_words() -> None:
+    sentences = [
+        ["Report", "says", "Apple", "sold", "more", "."],
+        ["The", "report", "about", "Apple", "is", "out", "."],
+        ["A", "new", "report", "on", "Monday", ":", "Report", "cards"],
+        ["SHOUTING", "HEADLINE", "ABOUT", "REPORT", "and", "apple"],
+    ] * 3
+    shares = capital_shares(sentences, min_count=3)
+    assert shares["apple"] == "4" and shares["report"] in {"0", "1"}
+    assert "the" not in shares  # only sentence-initial here: never counted
+
+
+def test_model_file_round_trips_both_passes_and_tables(tmp_path: Path) -> None:
+    train = right_context_language(200, seed=4)
+    tagger = two_pass(train)
+    tagger.capitals = {"ka": "0"}
+    tagger.clusters = {"ka": "1.2"}
+    model = PosModel("xx", "toy", tagger, Lemmatizer({}, {}))
+    model.save(tmp_path / "m.json.gz")
+    loaded = PosModel.load(tmp_path / "m.json.gz")
+    assert loaded.tagger.backward is not None and loaded.tagger.backward.reverse
+    assert loaded.tagger.capitals == {"ka": "0"} and loaded.tagger.clusters == {"ka": "1.2"}
+    test = right_context_language(50, seed=5)
+    assert [loaded.tagger.tag(t) for t, _ in test] == [tagger.tag(t) for t, _ in test]
