@@ -23,13 +23,15 @@ ALL = "*"
 #: Penn Treebank escapes for brackets: letters, but not words
 PTB_BRACKETS = frozenset({"-LRB-", "-RRB-", "-LSB-", "-RSB-", "-LCB-", "-RCB-"})
 _MONTH = re.compile(r"^(\d{4})-(\d{2})")
+#: a letter or digit: ``[^\W_]`` is exactly ``str.isalnum`` per character, tested in C
+_ALNUM = re.compile(r"[^\W_]")
 
 CountKey = tuple[str, str, str, int]  # publication, month, language, duplicate (1) or not (0)
 
 
 def is_word(token: str) -> bool:
     """True when the token has a letter or digit (and is not a PTB bracket escape)."""
-    return token not in PTB_BRACKETS and any(ch.isalnum() for ch in token)
+    return token not in PTB_BRACKETS and _ALNUM.search(token) is not None
 
 
 def month_of(published_at: Any) -> str | None:
@@ -70,24 +72,28 @@ class CountDelta:
     words: Counter[tuple[CountKey, str]] = field(default_factory=Counter)
     totals: dict[CountKey, list[int]] = field(default_factory=dict)
 
-    def add(self, record: Mapping[str, Any] | None, sign: int = 1) -> None:
-        """Count an article in (sign 1) or out (sign -1), under its key and under the ``ALL`` key."""
+    def add(self, record: Mapping[str, Any] | None, sign: int = 1, key: CountKey | None = None) -> None:
+        """Count an article in (sign 1) or out (sign -1), under its key (``key``, or the record's own)
+        and under the ``ALL`` key."""
         if record is None:
             return
         tokens = record.get("tokens") or []
         # count first (in C), then test each distinct token once
-        words = {t: n for t, n in Counter(tokens).items() if isinstance(t, str) and is_word(t)}
-        n_tokens = sum(1 for t in tokens if isinstance(t, str))
+        distinct = Counter(tokens)
+        words = {t: n for t, n in distinct.items() if isinstance(t, str) and is_word(t)}
+        n_tokens = sum(n for t, n in distinct.items() if isinstance(t, str))
         n_words = sum(words.values())
-        key = count_key(record)
+        key = key or count_key(record)
+        counts = self.words
         for k in (key, (ALL, ALL, ALL, key[3])):
             total = self.totals.setdefault(k, [0, 0, 0])
             total[0] += sign
             total[1] += sign * n_tokens
             total[2] += sign * n_words
-            counts = self.words
-            for word, n in words.items():
-                counts[(k, word)] += sign * n
+            if sign == 1:
+                counts.update({(k, word): n for word, n in words.items()})
+            else:
+                counts.subtract({(k, word): n for word, n in words.items()})
 
     def word_rows(self) -> Iterator[tuple[str, str, str, int, str, int]]:
         for (key, word), n in self.words.items():
