@@ -49,7 +49,7 @@ NOTHING = "\x00nothing"  # a part no indexed word holds: no article can match
 
 def index_terms(text: str) -> set[str]:
     """The words of a text as the FTS tokenizer (unicode61) sees them, lower-cased (``fts_vocab``)."""
-    return {m.group(0).lower() for m in _RUN.finditer(text)}
+    return {run.lower() for run in set(_RUN.findall(text))}  # each distinct run lowered once
 
 
 def match_expression(cur: sqlite3.Cursor, substrings: Iterable[str]) -> str | None:
