@@ -16,8 +16,8 @@ import json
 import struct
 import zlib
 from array import array
-from itertools import chain
 from collections.abc import Mapping, Sequence
+from itertools import accumulate, chain
 from typing import Any
 
 try:  # Python 3.14 ships zstd in the standard library; before that the backport (same API)
@@ -140,12 +140,10 @@ def unpack_tokens(
     pairs = array("i" if wide else "H")
     at = _HEAD + pairs.itemsize * 2 * n_offsets
     pairs.frombytes(raw[_HEAD:at])
-    offsets: list[list[int]] = []
-    previous = 0
-    for i in range(0, len(pairs), 2):
-        start = previous + pairs[i]
-        previous = start + pairs[i + 1]
-        offsets.append([start, previous])
+    # the running sum of (gap, length, gap, length, ...) is (start, end, start, end, ...)
+    ends = list(accumulate(pairs))
+    spans = list(zip(ends[0::2], ends[1::2], strict=True))
+    offsets = [[a, b] for a, b in spans]
     differ = array("I")
     differ.frombytes(raw[at : at + 4 * n_differ])
     kept = raw[at + 4 * n_differ :].decode("utf-8").split(_SEP) if n_differ else []
@@ -153,7 +151,7 @@ def unpack_tokens(
         raise LayoutError(f"token blob holds {len(kept)} tokens, header says {n_differ}")
     if n_differ < n_tokens and (text is None or n_offsets != n_tokens):
         raise LayoutError("the tokens are stored as spans of the text, and the text is missing")
-    tokens = [text[a:b] for a, b in offsets] if n_differ < n_tokens and text is not None else [""] * n_tokens
+    tokens = [text[a:b] for a, b in spans] if n_differ < n_tokens and text is not None else [""] * n_tokens
     for i, token in zip(differ, kept, strict=True):
         tokens[i] = token
     return tokens, offsets

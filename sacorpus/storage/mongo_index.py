@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pymongo import ASCENDING, UpdateOne
+from pymongo import ASCENDING, DeleteOne, UpdateOne
 
 from sacorpus.storage.counts import ALL, CountDelta, StoreFilter, WordCounts, search_terms
 
@@ -82,6 +82,7 @@ class MongoCorpusIndex:
 
     def _apply_delta(self, delta: CountDelta) -> None:
         ops: list[UpdateOne] = []
+        lowered: list[DeleteOne] = []  # only rows this delta lowered can fall to 0: no collection scan
         for *key, word, n in delta.word_rows():
             doc_id = "\x1f".join(map(str, (*key, word)))
             ops.append(
@@ -91,9 +92,13 @@ class MongoCorpusIndex:
                     upsert=True,
                 )
             )
+            if n < 0:
+                lowered.append(DeleteOne({"_id": doc_id, "n": {"$lte": 0}}))
         if ops:
             self.db.word_counts.bulk_write(ops, ordered=False)
-        ops = []
+        if lowered:
+            self.db.word_counts.bulk_write(lowered, ordered=False)
+        ops, lowered = [], []
         for *key, articles, tokens, words in delta.total_rows():
             doc_id = "\x1f".join(map(str, key))
             inc = {"articles": articles, "tokens": tokens, "words": words}
@@ -102,12 +107,12 @@ class MongoCorpusIndex:
                     {"_id": doc_id}, {"$inc": inc, "$set": dict(zip(_KEY, key, strict=True))}, upsert=True
                 )
             )
+            if articles < 0:
+                lowered.append(DeleteOne({"_id": doc_id, "articles": {"$lte": 0}}))
         if ops:
             self.db.count_totals.bulk_write(ops, ordered=False)
-        if any(n < 0 for n in delta.words.values()):
-            self.db.word_counts.delete_many({"n": {"$lte": 0}})
-        if any(t[0] < 0 for t in delta.totals.values()):
-            self.db.count_totals.delete_many({"articles": {"$lte": 0}})
+        if lowered:
+            self.db.count_totals.bulk_write(lowered, ordered=False)
 
     def _index_write(self, old: Mapping[str, Mapping[str, Any]], new: Sequence[Mapping[str, Any]]) -> None:
         if not self._ready.get(COUNTS_READY):

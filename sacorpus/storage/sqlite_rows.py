@@ -90,5 +90,4 @@ def _move_counts(doc: dict[str, Any], before: CountKey, tokens_z: bytes | None, 
     if "tokens" in (doc.get("_packed") or ()):
         text = doc.get("text")
         tokens = unpack_tokens(tokens_z, text if isinstance(text, str) else None)[0] if tokens_z else []
-    delta.add({"tokens": tokens}, -1, key=before)
-    delta.add({**doc, "tokens": tokens})
+    delta.move(tokens if isinstance(tokens, list) else [], before, count_key(doc))
