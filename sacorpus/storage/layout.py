@@ -30,6 +30,10 @@ from sacorpus import settings as defaults
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: prefix of HTML compressed with its raw body as the zstd dictionary
 _HTML_DELTA = b"HD1"
+#: prefix of a body compressed with the article's text as the zstd dictionary
+_BODY_TEXT = b"BT1"
+#: texts shorter than this (UTF-8 bytes) are not worth a dictionary
+MIN_TEXT_DICT = 256
 #: prefix of a packed token blob
 _TOKENS = b"TK2"
 _SEP = "\x00"
@@ -56,10 +60,37 @@ def decompress(blob: bytes | bytearray | memoryview) -> bytes:
         raise LayoutError(f"corrupt compressed blob: {exc}") from exc
 
 
-def pack_body(body: bytes | str | None, level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL) -> bytes | None:
+def pack_body(
+    body: bytes | str | None, level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL, text: str | None = None
+) -> bytes | None:
+    """The raw body, compressed with the article's text as a raw-content dictionary when it has one.
+
+    Why: the text was extracted from this body, so its sentences are in the page; with the text as
+    the dictionary they cost a reference each (about 2 KB less per article at the same level, or the
+    same size at level 3 in half the time of level 6). The text is read with every row anyway, so a
+    body read costs nothing more.
+    """
     if body is None:
         return None
-    return compress(body.encode("utf-8") if isinstance(body, str) else bytes(body), level)
+    raw = body.encode("utf-8") if isinstance(body, str) else bytes(body)
+    hint = text.encode("utf-8") if isinstance(text, str) else b""
+    if len(hint) < MIN_TEXT_DICT:
+        return compress(raw, level)
+    return _BODY_TEXT + bytes(zstd.compress(raw, level=level, zstd_dict=zstd.ZstdDict(hint, is_raw=True)))
+
+
+def unpack_body(blob: bytes | bytearray | memoryview, text: str | None) -> bytes:
+    """The raw body of any layout's blob (``text``: the record's text, for a body packed against it)."""
+    raw = bytes(blob)
+    if raw[:3] != _BODY_TEXT:
+        return decompress(raw)
+    if not isinstance(text, str):
+        raise LayoutError("the body is stored against the text, and the text is missing")
+    try:
+        data = zstd.decompress(raw[3:], zstd_dict=zstd.ZstdDict(text.encode("utf-8"), is_raw=True))
+    except zstd.ZstdError as exc:
+        raise LayoutError(f"corrupt body blob: {exc}") from exc
+    return bytes(data)
 
 
 def pack_html(
@@ -212,7 +243,8 @@ def split_record(
         doc.pop("token_offsets", None) if "token_offsets" in packed else None,
         doc.get("text") if isinstance(doc.get("text"), str) else None,
     )
-    return doc, pack_body(body, level), pack_html(record.get("html"), body, level), tokens
+    text = doc.get("text") if isinstance(doc.get("text"), str) else None
+    return doc, pack_body(body, level, text), pack_html(record.get("html"), body, level), tokens
 
 
 def join_record(
@@ -223,7 +255,8 @@ def join_record(
 ) -> dict[str, Any]:
     """The record again from its stored parts (any layout); blobs not read are passed as None."""
     record = doc
-    body = decompress(body_blob) if body_blob is not None else None
+    text = record.get("text")
+    body = unpack_body(body_blob, text if isinstance(text, str) else None) if body_blob is not None else None
     record["body"] = body
     if html_blob is not None:
         record["html"] = unpack_html(html_blob, body)

@@ -320,8 +320,8 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
         projection: dict[str, int] | None = None
         if wanted is not None:
             projection = {name: 1 for name in wanted if name != "body"} | {"_order": 1, "_id": 0}
-            if with_body or "html" in wanted:
-                projection["body_z"] = 1
+            if with_body or "html" in wanted:  # a body may be packed against the text
+                projection.update(body_z=1, text=1)
             if "html" in wanted:
                 projection["html_z"] = 1
             if {"tokens", "token_offsets"} & wanted:  # tokens are kept as spans of the text
