@@ -11,6 +11,7 @@ import pytest
 
 from sacorpus.storage.base import ArticleStore, StorageError
 from sacorpus.storage.counts import StoreFilter
+from sacorpus.storage.layout import compress
 from sacorpus.storage.maintenance import check_counts
 from sacorpus.storage.sqlite import SQLiteStore
 from tests.storage.test_corpus_index_contract import CORPUS, article, recount
@@ -116,19 +117,22 @@ CREATE TABLE word_counts (
 """
 
 
-def test_a_store_with_text_keyed_counts_is_migrated_on_open(tmp_path: Path) -> None:
+def test_a_store_of_the_older_layout_reads_and_its_counts_move_to_ids_on_open(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
     spill = str(tmp_path / "spill.jsonl")
     with SQLiteStore(str(path), spill_path=spill) as store:
         store.upsert_articles([dict(r) for r in ALL])
         before = store.kept_counts()
-    conn = sqlite3.connect(path)  # the older layout: counts keyed by text, no id tables
+    conn = sqlite3.connect(path)  # the older layout: bodies without a text dictionary, counts keyed by text
+    for record in ALL:
+        conn.execute("UPDATE articles SET body = ? WHERE url = ?", (compress(record["body"]), record["url"]))
     conn.executescript(_LEGACY_COUNTS)
     conn.executemany("INSERT INTO word_counts VALUES (?, ?, ?, ?, ?, ?)", before.word_rows())
     conn.executescript("DROP TABLE key_word_counts; DROP TABLE count_words; DROP TABLE count_keys;")
     conn.commit()
     conn.close()
     with SQLiteStore(str(path), spill_path=spill) as store:
+        _assert_reads_back(store, {r["url"]: r for r in ALL})
         assert store.kept_counts().words == before.words
         assert check_counts(store) == []
         store.update_fields("https://r/1", {"dedup_label": "unique"})
