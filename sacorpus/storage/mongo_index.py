@@ -11,11 +11,14 @@ crash between the two writes and ``--rebuild-counts`` repairs it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from pymongo import ASCENDING, DeleteOne, UpdateOne
+from pymongo.errors import PyMongoError
 
+from sacorpus.storage.base import StorageError
 from sacorpus.storage.counts import ALL, CountDelta, StoreFilter, WordCounts, search_terms
 
 TERMS_READY = "index:fts"
@@ -65,6 +68,8 @@ class MongoCorpusIndex:
 
     _ready: dict[str, bool]
     db: Any
+    _deferred: CountDelta | None = None  # the count changes of the open batch
+    _failure: Callable[..., StorageError]  # provided by the store (an annotation: no shadowing)
 
     def _init_ready(self, db: Any) -> None:
         db.articles.create_index([("terms", ASCENDING)])
@@ -117,11 +122,36 @@ class MongoCorpusIndex:
     def _index_write(self, old: Mapping[str, Mapping[str, Any]], new: Sequence[Mapping[str, Any]]) -> None:
         if not self._ready.get(COUNTS_READY):
             return
-        delta = CountDelta()
+        delta = self._counts_delta()
         for record in new:
             delta.add(old.get(str(record["url"])), -1)
             delta.add(record)
-        self._apply_delta(delta)
+        if delta is not self._deferred:
+            self._apply_delta(delta)
+
+    def _counts_delta(self) -> CountDelta:
+        """Where a write adds its count changes: the open batch's sum, or a delta of its own."""
+        return self._deferred if self._deferred is not None else CountDelta()
+
+    @contextmanager
+    def batched(self) -> Iterator[None]:
+        """The count changes of the writes inside are summed and written once at the end.
+
+        MongoDB has no transaction here: the counts of every write that was made are written even
+        when a later one fails, so they keep matching the documents.
+        """
+        if self._deferred is not None:
+            yield
+            return
+        self._deferred = CountDelta()
+        try:
+            yield
+        finally:
+            delta, self._deferred = self._deferred, None
+            try:
+                self._apply_delta(delta)
+            except PyMongoError as exc:
+                raise self._failure(exc) from exc
 
     def group_counts(self, where: StoreFilter) -> list[tuple[Any, ...]]:
         """Articles, tokens and words per (publication, month, language, label, page type): one
