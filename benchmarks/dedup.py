@@ -19,7 +19,14 @@ Scale: the time to dedup (label + index) one new article with 1,000 and with 100
 the index, on SQLite and on a MongoDB-wire server (SecantusDB started on loopback, or MONGO_URI);
 the filler articles are bulk-loaded synthetic fingerprints, the timed articles are the variants.
 
+Rebuild (``--rebuild N``): ``scrapy dedup --rebuild``'s loop over a store of N recombined real pages
+(``benchmarks/scale.py``'s records), articles/s of the current path (relabels set the changed fields and
+move the counts from the packed tokens, one count write per batch) against the whole-row rewrite it
+replaced (every relabel re-read and re-wrote the article: bodies recompressed, FTS entry replaced), on
+copies of the same store; the labels and the kept counts of both must agree.
+
     python benchmarks/dedup.py [DATA_DIR] [--scale 100000] [--skip-mongo] [--seed 1]
+    python benchmarks/dedup.py [DATA_DIR] --rebuild 2000 [--cache /tmp/sacorpus-scale] [--skip-mongo]
 """
 
 from __future__ import annotations
@@ -365,6 +372,81 @@ def scale(
     )
 
 
+class WholeRowRewrite(SQLiteStore):
+    """The relabel path before: read the whole article, write it back whole (the baseline)."""
+
+    def update_fields(self, url: str, fields: Any) -> bool:
+        record = self.get(url)
+        if record is None:
+            return False
+        self.upsert_articles([{**record, **fields, "url": url}])
+        return True
+
+
+def timed_rebuild(store: ArticleStore) -> tuple[float, dict[str, Any]]:
+    """(articles/s, url -> label) of a dedup rebuild; the kept counts must still equal a recount."""
+    from sacorpus.storage.maintenance import check_counts
+    from sacorpus.text.dedup_labels import rebuild_index
+
+    with store:
+        n = store.count()
+        start = time.perf_counter()
+        rebuild_index(store, DedupConfig(), progress=False)
+        rate = n / (time.perf_counter() - start)
+        drift = check_counts(store)
+        if drift:
+            raise SystemExit(f"{store!r}: kept counts differ from a recount after the rebuild: {drift[:3]}")
+        labels = {r["url"]: r.get("dedup_label") for r in store.iter_articles(fields=["dedup_label"])}
+    return rate, labels
+
+
+def rebuild_speed(data: Path, cache: Path, n: int, skip_mongo: bool) -> None:
+    import shutil
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    import scale as scale_bench  # the same recombined records as the scale benchmark
+
+    with tempfile.TemporaryDirectory() as tmp:
+        pages = scale_bench.prepared_pages(data, cache, 200)
+        built = Path(tmp) / "built.sqlite"
+        with SQLiteStore(str(built), spill_path=str(Path(tmp) / "spill.jsonl")) as store:
+            scale_bench.build(store, pages, n)
+        stores: list[tuple[str, Callable[[], ArticleStore]]] = []
+        for name, cls in (
+            ("whole-row rewrite (before)", WholeRowRewrite),
+            ("fields only (now)", SQLiteStore),
+        ):
+            copy = Path(tmp) / f"{cls.__name__}.sqlite"
+            shutil.copy(built, copy)
+            stores.append((f"sqlite, {name}", lambda c=copy, k=cls: k(str(c), spill_path=str(c) + ".spill")))
+        results: dict[str, tuple[float, dict[str, Any]]] = {}
+        for name, make in stores:
+            results[name] = report_rebuild(name, timed_rebuild(make()), results)
+        if not skip_mongo:
+            with local_mongo_server() as server:
+                mongo = MongoStore(server.uri, f"{server.database}_rebuild")
+                with mongo:
+                    scale_bench.build(mongo, pages, n)
+                name = "mongo, fields only (now)"
+                results[name] = report_rebuild(name, timed_rebuild(mongo), results)
+                with mongo:
+                    mongo.drop()
+
+
+def report_rebuild(
+    name: str, result: tuple[float, dict[str, Any]], before: dict[str, tuple[float, dict[str, Any]]]
+) -> tuple[float, dict[str, Any]]:
+    """One line as soon as a path is timed: its rate, its ratio to the first path, equal labels."""
+    rate, labels = result
+    base_rate, base_labels = next(iter(before.values()), result)
+    print(
+        f"  {name:<34} {rate:8.1f} articles/s  x{rate / base_rate:6.2f}  labels equal: "
+        f"{labels == base_labels}  (target >= 300/s)",
+        flush=True,
+    )
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data", nargs="?", default=str(REPO.parent / "shared" / "data"))
@@ -373,7 +455,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timed", type=int, default=150, help="articles timed per scale point")
     ap.add_argument("--skip-mongo", action="store_true")
     ap.add_argument("--skip-sqlite", action="store_true", help="scale test on the MongoDB-wire server only")
+    ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "sacorpus-scale")
+    ap.add_argument("--rebuild", type=int, default=0, help="time dedup --rebuild over N articles, then stop")
     args = ap.parse_args(argv)
+    if args.rebuild:
+        rebuild_speed(Path(args.data), args.cache, args.rebuild, args.skip_mongo)
+        return 0
 
     bodies = load_bodies(Path(args.data))
     bases, queries = build_set(bodies, args.seed)

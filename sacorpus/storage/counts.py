@@ -23,6 +23,8 @@ ALL = "*"
 #: Penn Treebank escapes for brackets: letters, but not words
 PTB_BRACKETS = frozenset({"-LRB-", "-RRB-", "-LSB-", "-RSB-", "-LCB-", "-RCB-"})
 _MONTH = re.compile(r"^(\d{4})-(\d{2})")
+#: a letter or digit: ``[^\W_]`` is exactly ``str.isalnum`` per character, tested in C
+_ALNUM = re.compile(r"[^\W_]")
 
 CountKey = tuple[str, str, str, int]  # publication, month, language, duplicate (1) or not (0)
 #: one kept count as a store streams it: (key, word, (n,)) or (key, None, (articles, tokens, words))
@@ -31,7 +33,7 @@ KeptCount = tuple[CountKey, str | None, tuple[int, ...]]
 
 def is_word(token: str) -> bool:
     """True when the token has a letter or digit (and is not a PTB bracket escape)."""
-    return token not in PTB_BRACKETS and any(ch.isalnum() for ch in token)
+    return token not in PTB_BRACKETS and _ALNUM.search(token) is not None
 
 
 def month_of(published_at: Any) -> str | None:
@@ -67,32 +69,59 @@ def search_terms(record: Mapping[str, Any]) -> list[str]:
 
 @dataclass
 class CountDelta:
-    """Changes to the kept counts from a batch of writes, summed before they touch the store."""
+    """Changes to the kept counts from a batch of writes, summed before they touch the store.
+
+    Why tallies: an article is counted into a ``Counter`` per (key, sign) from its word tokens (a C
+    loop); the Python-level sum per (key, word) runs once per batch in :meth:`settle`, not once per
+    article, so a batch of relabels or stores costs little more than reading the tokens.
+    """
 
     words: Counter[tuple[CountKey, str]] = field(default_factory=Counter)
     totals: dict[CountKey, list[int]] = field(default_factory=dict)
+    _tally: dict[tuple[CountKey, int], Counter[str]] = field(default_factory=dict, repr=False)
 
-    def add(self, record: Mapping[str, Any] | None, sign: int = 1) -> None:
-        """Count an article in (sign 1) or out (sign -1), under its key and under the ``ALL`` key."""
+    def add(self, record: Mapping[str, Any] | None, sign: int = 1, key: CountKey | None = None) -> None:
+        """Count an article in (sign 1) or out (sign -1), under its key (``key``, or the record's own)
+        and under the ``ALL`` key."""
         if record is None:
             return
         tokens = record.get("tokens") or []
-        # count first (in C), then test each distinct token once
-        words = {t: n for t, n in Counter(tokens).items() if isinstance(t, str) and is_word(t)}
-        n_tokens = sum(1 for t in tokens if isinstance(t, str))
-        n_words = sum(words.values())
-        key = count_key(record)
+        self.add_tokens(tokens, key or count_key(record), sign)
+
+    def add_tokens(self, tokens: list[Any], key: CountKey, sign: int = 1) -> None:
+        kinds = set(tokens)  # each distinct token tested once
+        words = {t for t in kinds if isinstance(t, str) and is_word(t)}
+        word_tokens = [t for t in tokens if t in words]
+        n_tokens = (
+            len(tokens) if all(isinstance(t, str) for t in kinds) else sum(isinstance(t, str) for t in tokens)
+        )
         for k in (key, (ALL, ALL, ALL, key[3])):
             total = self.totals.setdefault(k, [0, 0, 0])
             total[0] += sign
             total[1] += sign * n_tokens
-            total[2] += sign * n_words
-            counts = self.words
-            for word, n in words.items():
-                counts[(k, word)] += sign * n
+            total[2] += sign * len(word_tokens)
+            tally = self._tally.get((k, sign))
+            if tally is None:
+                tally = self._tally[(k, sign)] = Counter()
+            tally.update(word_tokens)
+
+    def move(self, tokens: list[Any], old: CountKey, new: CountKey) -> None:
+        """An article's counts from key ``old`` to key ``new`` (a relabel; its tokens unchanged)."""
+        if old != new:
+            self.add_tokens(tokens, old, -1)
+            self.add_tokens(tokens, new, 1)
+
+    def settle(self) -> Counter[tuple[CountKey, str]]:
+        """Fold the tallies into ``words`` (once per batch) and return it."""
+        words = self.words
+        for (key, sign), tally in self._tally.items():
+            for word, n in tally.items():
+                words[(key, word)] += sign * n
+        self._tally.clear()
+        return words
 
     def word_rows(self) -> Iterator[tuple[str, str, str, int, str, int]]:
-        for (key, word), n in self.words.items():
+        for (key, word), n in self.settle().items():
             if n:
                 yield (*key, word, n)
 
@@ -151,4 +180,5 @@ def recount(records: Iterable[Mapping[str, Any]]) -> CountDelta:
     delta = CountDelta()
     for record in records:
         delta.add(record)
+    delta.settle()
     return delta

@@ -33,7 +33,7 @@ from sacorpus.storage.base import (
     setting,
     spill_path_for,
 )
-from sacorpus.storage.counts import StoreFilter, search_terms
+from sacorpus.storage.counts import CountDelta, StoreFilter, count_key, search_terms
 from sacorpus.storage.layout import LayoutError, join_record, split_record
 from sacorpus.storage.mongo_comments import MongoComments, create_comment_indexes
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
@@ -123,10 +123,10 @@ def _from_doc(doc: Mapping[str, Any], with_body: bool = True) -> dict[str, Any]:
 
 
 _HIDDEN = ("_id", "body_z", "html_z", "tokens_z", "_order", "terms")
-#: fields whose change moves the kept counts or the terms (the write re-reads the article for them)
-_INDEXED_CHANGE = frozenset(
-    {"publication", "published_at", "language", "dedup_label", "tokens", "token_offsets", "body", "html"}
-)
+#: fields kept packed or in the terms: their change rewrites the article
+_PACKED_CHANGE = frozenset({"tokens", "token_offsets", "text", "body", "html", "_packed"})
+#: fields of the count key: their change moves the article's counts from its stored tokens
+_KEY_CHANGE = frozenset({"publication", "published_at", "language", "dedup_label"})
 
 
 class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoComments, ArticleStore):
@@ -320,8 +320,8 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
         projection: dict[str, int] | None = None
         if wanted is not None:
             projection = {name: 1 for name in wanted if name != "body"} | {"_order": 1, "_id": 0}
-            if with_body or "html" in wanted:
-                projection["body_z"] = 1
+            if with_body or "html" in wanted:  # a body may be packed against the text
+                projection.update(body_z=1, text=1)
             if "html" in wanted:
                 projection["html_z"] = 1
             if {"tokens", "token_offsets"} & wanted:  # tokens are kept as spans of the text
@@ -338,12 +338,14 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
 
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         fields = {k: v for k, v in fields.items() if k != "url"}
-        if _INDEXED_CHANGE & set(fields):  # the packed parts and the kept counts: rewrite the article
+        if _PACKED_CHANGE & set(fields):  # the packed parts and the terms: rewrite the article
             record = self.get(url)
             if record is None:
                 return False
             self.upsert_articles([{**record, **fields, "url": url}])
             return True
+        # a relabel: the fields set in place, the counts moved from the stored tokens (bodies untouched)
+        old = self._previous([url]).get(url) if _KEY_CHANGE & set(fields) else None
         if "fetched_at" in fields:
             fields["fetched_at"] = fields["fetched_at"] or ""
             fields["_order"] = f"{fields['fetched_at']}\t{url}"
@@ -351,6 +353,13 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
             return bool(self.has_urls([url]))
         try:
             result = self.db.articles.update_one({"url": url}, {"$set": fields})
+            if old is not None and result.matched_count:
+                delta = CountDelta()
+                tokens = old.get("tokens")
+                delta.move(
+                    tokens if isinstance(tokens, list) else [], count_key(old), count_key({**old, **fields})
+                )
+                self._apply_delta(delta)
         except PyMongoError as exc:
             raise self._failure(exc) from exc
         return bool(result.matched_count > 0)

@@ -11,11 +11,14 @@ crash between the two writes and ``--rebuild-counts`` repairs it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
-from pymongo import ASCENDING, UpdateOne
+from pymongo import ASCENDING, DeleteOne, UpdateOne
+from pymongo.errors import PyMongoError
 
+from sacorpus.storage.base import StorageError
 from sacorpus.storage.counts import ALL, CountDelta, KeptCount, StoreFilter, WordCounts, search_terms
 
 TERMS_READY = "index:fts"
@@ -65,6 +68,8 @@ class MongoCorpusIndex:
 
     _ready: dict[str, bool]
     db: Any
+    _deferred: CountDelta | None = None  # the count changes of the open batch
+    _failure: Callable[..., StorageError]  # provided by the store (an annotation: no shadowing)
 
     def _init_ready(self, db: Any) -> None:
         db.articles.create_index([("terms", ASCENDING)])
@@ -82,6 +87,7 @@ class MongoCorpusIndex:
 
     def _apply_delta(self, delta: CountDelta) -> None:
         ops: list[UpdateOne] = []
+        lowered: list[DeleteOne] = []  # only rows this delta lowered can fall to 0: no collection scan
         for *key, word, n in delta.word_rows():
             doc_id = "\x1f".join(map(str, (*key, word)))
             ops.append(
@@ -91,9 +97,13 @@ class MongoCorpusIndex:
                     upsert=True,
                 )
             )
+            if n < 0:
+                lowered.append(DeleteOne({"_id": doc_id, "n": {"$lte": 0}}))
         if ops:
             self.db.word_counts.bulk_write(ops, ordered=False)
-        ops = []
+        if lowered:
+            self.db.word_counts.bulk_write(lowered, ordered=False)
+        ops, lowered = [], []
         for *key, articles, tokens, words in delta.total_rows():
             doc_id = "\x1f".join(map(str, key))
             inc = {"articles": articles, "tokens": tokens, "words": words}
@@ -102,21 +112,46 @@ class MongoCorpusIndex:
                     {"_id": doc_id}, {"$inc": inc, "$set": dict(zip(_KEY, key, strict=True))}, upsert=True
                 )
             )
+            if articles < 0:
+                lowered.append(DeleteOne({"_id": doc_id, "articles": {"$lte": 0}}))
         if ops:
             self.db.count_totals.bulk_write(ops, ordered=False)
-        if any(n < 0 for n in delta.words.values()):
-            self.db.word_counts.delete_many({"n": {"$lte": 0}})
-        if any(t[0] < 0 for t in delta.totals.values()):
-            self.db.count_totals.delete_many({"articles": {"$lte": 0}})
+        if lowered:
+            self.db.count_totals.bulk_write(lowered, ordered=False)
 
     def _index_write(self, old: Mapping[str, Mapping[str, Any]], new: Sequence[Mapping[str, Any]]) -> None:
         if not self._ready.get(COUNTS_READY):
             return
-        delta = CountDelta()
+        delta = self._counts_delta()
         for record in new:
             delta.add(old.get(str(record["url"])), -1)
             delta.add(record)
-        self._apply_delta(delta)
+        if delta is not self._deferred:
+            self._apply_delta(delta)
+
+    def _counts_delta(self) -> CountDelta:
+        """Where a write adds its count changes: the open batch's sum, or a delta of its own."""
+        return self._deferred if self._deferred is not None else CountDelta()
+
+    @contextmanager
+    def batched(self) -> Iterator[None]:
+        """The count changes of the writes inside are summed and written once at the end.
+
+        MongoDB has no transaction here: the counts of every write that was made are written even
+        when a later one fails, so they keep matching the documents.
+        """
+        if self._deferred is not None:
+            yield
+            return
+        self._deferred = CountDelta()
+        try:
+            yield
+        finally:
+            delta, self._deferred = self._deferred, None
+            try:
+                self._apply_delta(delta)
+            except PyMongoError as exc:
+                raise self._failure(exc) from exc
 
     def group_counts(self, where: StoreFilter, period: int = 7) -> list[tuple[Any, ...]]:
         """Articles, tokens and words per (publication, month, language, label, page type): one

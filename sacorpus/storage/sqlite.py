@@ -30,17 +30,20 @@ from sacorpus.storage.base import (
     setting,
     spill_path_for,
 )
-from sacorpus.storage.counts import StoreFilter
-from sacorpus.storage.layout import LayoutError, join_record, pack_document, split_record, unpack_document
+from sacorpus.storage.counts import CountDelta, StoreFilter
+from sacorpus.storage.layout import LayoutError, join_record, unpack_document
 from sacorpus.storage.sqlite_comments import COMMENTS_SCHEMA, SQLiteComments
+from sacorpus.storage.sqlite_counts import migrate_counts
 from sacorpus.storage.sqlite_dedup import SQLiteDedupIndex, chunks, migrate_dedup
 from sacorpus.storage.sqlite_index import (
+    COUNTS_READY,
     FTS_READY,
     INDEX_SCHEMA,
     NOTHING,
     SQLiteCorpusIndex,
     match_expression,
 )
+from sacorpus.storage.sqlite_rows import INDEX_FIELDS, STORED, light_update, row_for
 from sacorpus.storage.sqlite_runs import RUNS_SCHEMA, SQLiteRunRecords
 
 logger = logging.getLogger(__name__)
@@ -75,9 +78,6 @@ CREATE INDEX IF NOT EXISTS articles_page_type ON articles(page_type);
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
-_COLUMNS = INDEXED_FIELDS  # url first
-
-
 #: columns added after the first release; an older store gets them on open (NULL in its old rows)
 _ADDED = {
     "html_z": "BLOB",
@@ -86,33 +86,6 @@ _ADDED = {
     "word_count": "INTEGER",
     "has_text": "INTEGER",
 }
-
-
-def _row_for(record: Mapping[str, Any], level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL) -> tuple[Any, ...]:
-    """Indexed columns, the compressed JSON of the rest, and the packed body, HTML and tokens.
-
-    Why apart: the decoded HTML is most of a record (163 KB of 170 KB for a typical page) and is the
-    body decoded, so it is kept as a zstd delta of the body; tokens and offsets are packed (see
-    sacorpus.storage.layout) and read only by the commands that need them.
-    """
-    if not record.get("url"):
-        raise StorageError("a record without url cannot be stored")
-    values = [record.get(c) for c in _COLUMNS]
-    values[_COLUMNS.index("fetched_at")] = record.get("fetched_at") or ""
-    try:
-        doc, body, html, tokens = split_record(record, level)
-        packed_doc = pack_document(doc)
-    except LayoutError as exc:
-        raise StorageError(f"record {record.get('url')!r} cannot be stored: {exc}") from exc
-    counts = [
-        record.get(n) if isinstance(record.get(n), int) else None for n in ("token_count", "word_count")
-    ]
-    return (*values, packed_doc, body, html, tokens, *counts, 1 if record.get("text") else 0)
-
-
-_STORED = (*_COLUMNS, "data", "body", "html_z", "tokens_z", "token_count", "word_count", "has_text")
-#: what the counts and the search index need of an article's previous version
-_INDEX_FIELDS = ("url", "publication", "published_at", "language", "dedup_label", "title", "text", "tokens")
 
 
 class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteComments, ArticleStore):
@@ -131,6 +104,8 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
     ):
         self.zstd_level = zstd_level
         self._ready = {}
+        self._word_ids: dict[str, int] = {}
+        self._deferred: CountDelta | None = None
         self.path = str(path)
         self.cache_mb = cache_mb
         self.dedup_max_ids = dedup_max_ids
@@ -181,6 +156,7 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
                 if name not in columns:
                     conn.execute(f"ALTER TABLE articles ADD COLUMN {name} {kind}")
             conn.executescript(INDEX_SCHEMA)
+            migrate_counts(conn)
             migrate_dedup(conn)
             self._init_ready(conn)
         except (sqlite3.Error, OSError) as exc:
@@ -209,21 +185,36 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
                 if write:
                     cur.execute("COMMIT")
             except sqlite3.Error as exc:
-                if write and self._conn.in_transaction:
-                    self._conn.rollback()
+                self._rollback(write)
                 raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
             except BaseException:
-                if write and self._conn.in_transaction:
-                    self._conn.rollback()
+                self._rollback(write)
                 raise
             finally:
                 cur.close()
 
+    def _rollback(self, began: bool) -> None:
+        if began and self._conn is not None and self._conn.in_transaction:
+            self._conn.rollback()
+            self._forget_ids()
+
     @contextmanager
     def batched(self) -> Iterator[None]:
-        """One write transaction for every write inside (see ``ArticleStore.batched``); all or nothing."""
-        with self._cursor(write=True):
+        """One write transaction for every write inside (see ``ArticleStore.batched``); all or nothing.
+
+        The count changes of the writes inside are summed and applied once before the commit (a
+        batch of relabels moves each (key, word) count once, not once per article).
+        """
+        if self._deferred is not None:  # inside another batch: its transaction and its sum
             yield
+            return
+        with self._cursor(write=True) as cur:
+            self._deferred = CountDelta()
+            try:
+                yield
+                self._apply_delta(cur, self._deferred)
+            finally:
+                self._deferred = None
 
     # --- articles --------------------------------------------------------------------------------
 
@@ -231,7 +222,7 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
         if not records:
             return
         records = list({str(r.get("url")): r for r in records}.values())  # the last version of a URL wins
-        rows = [_row_for(r, self.zstd_level) for r in records]
+        rows = [row_for(r, self.zstd_level) for r in records]
         with self._cursor(write=True) as cur:
             old = self._previous(cur, [str(r["url"]) for r in records])
             self._write_rows(cur, rows)
@@ -239,7 +230,7 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
 
     @staticmethod
     def _write_rows(cur: sqlite3.Cursor, rows: list[tuple[Any, ...]]) -> None:
-        cols = _STORED
+        cols = STORED
         updates = ", ".join(f"{c}=excluded.{c}" for c in cols[1:])
         sql = (
             f"INSERT INTO articles ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))}) "
@@ -256,7 +247,7 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
             sql = f"SELECT url, data, NULL, NULL, tokens_z FROM articles WHERE url IN ({','.join('?' * len(chunk))})"
             for row in cur.execute(sql, chunk):
                 record = self._record(*row[1:])
-                found[row[0]] = {k: record.get(k) for k in _INDEX_FIELDS}
+                found[row[0]] = {k: record.get(k) for k in INDEX_FIELDS}
         return found
 
     @staticmethod
@@ -345,16 +336,22 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
         fields = dict(fields)
         fields.pop("url", None)
         with self._cursor(write=True) as cur:
+            counts = self._counts_delta() if self._ready.get(COUNTS_READY) else None
+            done = light_update(cur, url, fields, counts)
+            if done is not None:
+                if counts is not None and counts is not self._deferred:
+                    self._apply_delta(cur, counts)
+                return done
             row = cur.execute(
                 "SELECT data, body, html_z, tokens_z FROM articles WHERE url=?", (url,)
             ).fetchone()
             if row is None:
                 return False
             record = self._record(*row)
-            old = {url: {k: record.get(k) for k in _INDEX_FIELDS}}
+            old = {url: {k: record.get(k) for k in INDEX_FIELDS}}
             record.update(fields)
             record["url"] = url
-            self._write_rows(cur, [_row_for(record, self.zstd_level)])
+            self._write_rows(cur, [row_for(record, self.zstd_level)])
             self._index_write(cur, old if any(self._ready.values()) else {}, [record])
         return True
 

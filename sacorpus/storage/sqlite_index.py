@@ -20,19 +20,12 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from sacorpus.storage.counts import ALL, CountDelta, KeptCount, StoreFilter, WordCounts, index_text
+from sacorpus.storage.sqlite_counts import COUNTS_SCHEMA, SQLiteCounts
 from sacorpus.storage.sqlite_dedup import chunks
 
-INDEX_SCHEMA = """
-CREATE TABLE IF NOT EXISTS word_counts (
-    publication TEXT NOT NULL, month TEXT NOT NULL, language TEXT NOT NULL, dup INTEGER NOT NULL,
-    word TEXT NOT NULL, n INTEGER NOT NULL,
-    PRIMARY KEY (publication, month, language, dup, word)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS count_totals (
-    publication TEXT NOT NULL, month TEXT NOT NULL, language TEXT NOT NULL, dup INTEGER NOT NULL,
-    articles INTEGER NOT NULL, tokens INTEGER NOT NULL, words INTEGER NOT NULL,
-    PRIMARY KEY (publication, month, language, dup)
-) WITHOUT ROWID;
+INDEX_SCHEMA = (
+    COUNTS_SCHEMA
+    + """
 CREATE TABLE IF NOT EXISTS fts_ids (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE);
 CREATE INDEX IF NOT EXISTS articles_groups ON articles(
     publication, published_at, language, dedup_label, page_type, token_count, word_count
@@ -42,6 +35,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS article_fts USING fts5(
 );
 CREATE TABLE IF NOT EXISTS fts_vocab (term TEXT PRIMARY KEY) WITHOUT ROWID;
 """
+)
 #: state keys saying an index covers every stored article (a store made before it existed has not)
 FTS_READY = "index:fts"
 COUNTS_READY = "index:word_counts"
@@ -55,7 +49,7 @@ NOTHING = "\x00nothing"  # a part no indexed word holds: no article can match
 
 def index_terms(text: str) -> set[str]:
     """The words of a text as the FTS tokenizer (unicode61) sees them, lower-cased (``fts_vocab``)."""
-    return {m.group(0).lower() for m in _RUN.finditer(text)}
+    return {run.lower() for run in set(_RUN.findall(text))}  # each distinct run lowered once
 
 
 def match_expression(cur: sqlite3.Cursor, substrings: Iterable[str]) -> str | None:
@@ -142,13 +136,10 @@ def _count_where(where: StoreFilter) -> tuple[str, list[Any]] | None:
     return " AND ".join(clauses), params
 
 
-class SQLiteCorpusIndex:
+class SQLiteCorpusIndex(SQLiteCounts):
     """Mixin of SQLiteStore: FTS, kept counts and aggregate queries (needs ``_cursor``)."""
 
     _ready: dict[str, bool]
-
-    def _cursor(self, write: bool = False) -> Any:  # provided by SQLiteStore
-        raise NotImplementedError
 
     def _init_ready(self, conn: sqlite3.Connection) -> None:
         """A new (empty) store is indexed from its first article; an older one after ``compact``."""
@@ -173,11 +164,12 @@ class SQLiteCorpusIndex:
         if self._ready.get(FTS_READY):
             self._fts_replace(cur, old, new)
         if self._ready.get(COUNTS_READY):
-            delta = CountDelta()
+            delta = self._counts_delta()
             for record in new:
                 delta.add(old.get(str(record["url"])), -1)
                 delta.add(record)
-            self._apply_delta(cur, delta)
+            if delta is not self._deferred:
+                self._apply_delta(cur, delta)
 
     @staticmethod
     def _fts_replace(
@@ -196,23 +188,6 @@ class SQLiteCorpusIndex:
                 )
             cur.execute("INSERT INTO article_fts (rowid, body) VALUES (?, ?)", (fid, index_text(record)))
         cur.executemany("INSERT OR IGNORE INTO fts_vocab (term) VALUES (?)", ((t,) for t in terms))
-
-    @staticmethod
-    def _apply_delta(cur: sqlite3.Cursor, delta: CountDelta) -> None:
-        cur.executemany(
-            "INSERT INTO word_counts VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n",
-            delta.word_rows(),
-        )
-        cur.executemany(
-            "INSERT INTO count_totals VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
-            "articles = articles + excluded.articles, tokens = tokens + excluded.tokens, "
-            "words = words + excluded.words",
-            delta.total_rows(),
-        )
-        if any(n < 0 for n in delta.words.values()):
-            cur.execute("DELETE FROM word_counts WHERE n <= 0")
-        if any(t[0] < 0 for t in delta.totals.values()):
-            cur.execute("DELETE FROM count_totals WHERE articles <= 0")
 
     # --- reads -----------------------------------------------------------------------------------
 
@@ -274,23 +249,15 @@ class SQLiteCorpusIndex:
         found = _count_where(where)
         if found is None or not self._ready.get(COUNTS_READY):
             return None
-        clause, params = found
-        result = WordCounts()
-        with self._cursor() as cur:
-            row = cur.execute(
-                f"SELECT SUM(articles), SUM(tokens), SUM(words) FROM count_totals WHERE {clause}", params
-            ).fetchone()
-            result.articles, result.total_tokens, result.total_words = (int(v or 0) for v in row)
-            for word, n in cur.execute(
-                f"SELECT word, SUM(n) FROM word_counts WHERE {clause} GROUP BY word", params
-            ):
-                result.counts[word] = int(n)
-        return result
+        return self._read_counts(found)
 
     def iter_kept_counts(self) -> Iterator[KeptCount]:
         """Every kept count, streamed (the check against a recount holds none of them in memory)."""
         with self._cursor() as cur:
-            for *key, word, n in cur.execute("SELECT * FROM word_counts"):
+            for *key, word, n in cur.execute(
+                "SELECT k.publication, k.month, k.language, k.dup, w.word, c.n FROM key_word_counts c "
+                "JOIN count_keys k ON k.id = c.k JOIN count_words w ON w.id = c.w"
+            ):
                 yield tuple(key), word, (int(n),)
             for *key, articles, tokens, words in cur.execute("SELECT * FROM count_totals"):
                 yield tuple(key), None, (int(articles), int(tokens), int(words))
@@ -304,8 +271,7 @@ class SQLiteCorpusIndex:
                     cur.execute("DELETE FROM fts_vocab")
                     cur.execute("DELETE FROM fts_ids")
                 else:
-                    cur.execute("DELETE FROM word_counts")
-                    cur.execute("DELETE FROM count_totals")
+                    self._clear_counts(cur)
                 cur.execute("DELETE FROM state WHERE key=?", (name,))
                 self._ready[name] = False
 

@@ -8,7 +8,16 @@ from pathlib import Path
 import pytest
 
 from sacorpus.storage.counts import StoreFilter
-from sacorpus.storage.layout import LayoutError, join_record, pack_document, split_record, unpack_document
+from sacorpus.storage.layout import (
+    ZSTD_MAGIC,
+    LayoutError,
+    compress,
+    join_record,
+    pack_document,
+    split_record,
+    unpack_body,
+    unpack_document,
+)
 from sacorpus.storage.sqlite import SQLiteStore
 from sacorpus.text.tokenize import tokenize
 
@@ -72,3 +81,21 @@ def test_index_narrows_by_word_parts_and_never_loses_a_match(tmp_path: Path) -> 
         assert found("zebra") == []
         assert found("é c") == ["https://t/3"]  # "c" starts a word
         assert found("é") == sorted(texts)  # no ASCII word part to narrow by: every article is checked
+
+
+def test_body_is_packed_against_its_text_and_older_bodies_still_read() -> None:
+    text = "Water cuts hit Soweto again as the reservoirs ran low over the long weekend. " * 8
+    body = (
+        "<html><body><article><p>" + text.replace(". ", ".</p><p>") + "</p></article></body></html>"
+    ).encode()
+    record = {"url": "u", "text": text, "body": body, "html": body.decode()}
+    doc, body_z, html_z, tokens_z = split_record(record, 6)
+    assert body_z is not None and body_z[:3] == b"BT1"
+    plain = compress(body, 6)
+    assert len(body_z) < len(plain)  # the text's sentences cost a reference each
+    assert join_record(dict(doc), body_z, html_z, tokens_z)["body"] == body
+    assert unpack_body(plain, None) == body  # a body stored before: no text needed
+    with pytest.raises(LayoutError):
+        unpack_body(body_z, None)
+    short = split_record({"url": "u", "text": "Short.", "body": body}, 6)[1]
+    assert short is not None and short[:4] == ZSTD_MAGIC and unpack_body(short, None) == body

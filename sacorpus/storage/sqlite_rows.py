@@ -1,0 +1,93 @@
+"""Rows of the SQLite ``articles`` table: the whole row of a record, and updates of a few fields.
+
+Why a light update: a relabel (``dedup_label``, ``dedup_evidence``, ``text_hash``) changes a few
+hundred bytes of the JSON document, yet rewriting the row recompressed the body and its HTML delta
+and replaced the article's FTS entry (the dedup rebuild ran at 27 articles/s). Fields that leave the
+text, the tokens and the raw parts alone are set in the document and its indexed columns only; when
+the count key changes (a relabel to or from ``duplicate``, a new publication, date or language), the
+article's counts move between keys from its packed tokens, nothing else read.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+from sacorpus import settings as defaults
+from sacorpus.storage.base import INDEXED_FIELDS, StorageError
+from sacorpus.storage.counts import CountDelta, CountKey, count_key
+from sacorpus.storage.layout import LayoutError, pack_document, split_record, unpack_document, unpack_tokens
+
+COLUMNS = INDEXED_FIELDS  # url first
+STORED = (*COLUMNS, "data", "body", "html_z", "tokens_z", "token_count", "word_count", "has_text")
+#: what the counts and the search index need of an article's previous version
+INDEX_FIELDS = ("url", "publication", "published_at", "language", "dedup_label", "title", "text", "tokens")
+#: fields a light update cannot set: they live in the packed blobs, the search index or derived columns
+HEAVY_FIELDS = frozenset(
+    {"body", "html", "tokens", "token_offsets", "text", "title", "token_count", "word_count", "_packed"}
+)
+_SET_COLUMNS = ", ".join(f"{c} = ?" for c in ("data", *COLUMNS[1:]))
+
+
+def row_for(record: Mapping[str, Any], level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL) -> tuple[Any, ...]:
+    """Indexed columns, the compressed JSON of the rest, and the packed body, HTML and tokens.
+
+    Why apart: the decoded HTML is most of a record (163 KB of 170 KB for a typical page) and is the
+    body decoded, so it is kept as a zstd delta of the body; tokens and offsets are packed (see
+    sacorpus.storage.layout) and read only by the commands that need them.
+    """
+    if not record.get("url"):
+        raise StorageError("a record without url cannot be stored")
+    try:
+        doc, body, html, tokens = split_record(record, level)
+        packed_doc = pack_document(doc)
+    except LayoutError as exc:
+        raise StorageError(f"record {record.get('url')!r} cannot be stored: {exc}") from exc
+    counts = [
+        record.get(n) if isinstance(record.get(n), int) else None for n in ("token_count", "word_count")
+    ]
+    return (*_columns(record), packed_doc, body, html, tokens, *counts, 1 if record.get("text") else 0)
+
+
+def _columns(record: Mapping[str, Any]) -> list[Any]:
+    values = [record.get(c) for c in COLUMNS]
+    values[COLUMNS.index("fetched_at")] = record.get("fetched_at") or ""
+    return values
+
+
+def light_update(
+    cur: sqlite3.Cursor, url: str, fields: Mapping[str, Any], delta: CountDelta | None
+) -> bool | None:
+    """Set ``fields`` in the document and indexed columns of a compact row; moves its counts into
+    ``delta`` (None: counts not kept). Returns None when the row needs a whole rewrite instead (an
+    older-layout row, or a field the light path cannot set), False when the URL is not stored."""
+    if HEAVY_FIELDS & set(fields):
+        return None
+    row = cur.execute("SELECT data, tokens_z FROM articles WHERE url = ?", (url,)).fetchone()
+    if row is None:
+        return False
+    if isinstance(row[0], str):
+        return None  # the older layout: the rewrite moves it to the compact one
+    try:
+        doc = unpack_document(row[0])
+        before = count_key(doc)
+        doc.update(fields)
+        doc["url"] = url
+        if delta is not None and count_key(doc) != before:
+            _move_counts(doc, before, row[1], delta)
+        cur.execute(
+            f"UPDATE articles SET {_SET_COLUMNS} WHERE url = ?", (pack_document(doc), *_columns(doc)[1:], url)
+        )
+    except (LayoutError, ValueError) as exc:
+        raise StorageError(f"the stored row of {url!r} cannot be updated: {exc}") from exc
+    return True
+
+
+def _move_counts(doc: dict[str, Any], before: CountKey, tokens_z: bytes | None, delta: CountDelta) -> None:
+    """Count the article out under its old key and in under its new one, from its packed tokens."""
+    tokens = doc.get("tokens")
+    if "tokens" in (doc.get("_packed") or ()):
+        text = doc.get("text")
+        tokens = unpack_tokens(tokens_z, text if isinstance(text, str) else None)[0] if tokens_z else []
+    delta.move(tokens if isinstance(tokens, list) else [], before, count_key(doc))
