@@ -78,13 +78,14 @@ def _load_recount(
 
     def flush() -> None:
         db.executemany(
-            "INSERT INTO c VALUES (?, ?, ?, ?, ?, 0, ?)", ((*k, w, n) for (k, w), n in delta.words.items())
+            "INSERT INTO c VALUES (?, ?, ?, ?, ?, 0, ?)", ((*k, w, n) for (k, w), n in delta.settle().items())
         )
         delta.words.clear()
 
-    for record in records:
+    every = max(1, min(100, buffer))  # settling the tallies per article costs more than per batch
+    for i, record in enumerate(records, start=1):
         delta.add(record)
-        if len(delta.words) >= buffer:
+        if i % every == 0 and len(delta.settle()) >= buffer:
             flush()
     flush()
     for key, values in delta.totals.items():

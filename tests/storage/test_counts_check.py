@@ -33,7 +33,7 @@ def kept_of(records: list[dict[str, Any]]) -> list[KeptCount]:
     delta = CountDelta()
     for r in records:
         delta.add(r)
-    words: list[KeptCount] = [(k, w, (n,)) for (k, w), n in delta.words.items()]
+    words: list[KeptCount] = [(k, w, (n,)) for (k, w), n in delta.settle().items()]
     return words + [(k, None, tuple(v)) for k, v in delta.totals.items()]
 
 
