@@ -232,3 +232,24 @@ def test_the_pages_own_section_name_is_no_headline():
         f'<title>{headline} | Daily Lamp</title><meta property="og:site_name" content="Daily Lamp">'
     )
     assert _title(head, "<p>x</p>") == headline
+
+
+def _declared(ld: str, og: str, title: str) -> str:
+    return (
+        f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{ld}"}}</script>'
+        f'<meta property="og:title" content="{og}"><meta property="og:site_name" content="Coastal Herald">'
+        f"<title>{title} | Coastal Herald</title>"
+    )
+
+
+def test_visible_headline_decides_when_every_declared_headline_differs():
+    ld = "Harbour board votes on new levy for cruise ships"
+    og = "What the harbour levy means for cruise passengers"
+    title = "Cruise ship levy: 5 things the harbour board decided"
+    shown = "Harbour board approves cruise levy: 5 things we learned from the vote"
+    body = f"<article><h1>{shown}</h1><p>x</p></article>"
+    assert _title(_declared(ld, og, title), body) == shown
+    # two declared sources agree: their headline stands against the shown one
+    assert _title(_declared(ld, og, ld), body) == ld
+    # a visible heading about another story (no shared words) is no tie-breaker
+    assert _title(_declared(ld, og, title), "<article><h1>Weather warning lifted</h1></article>") == ld
