@@ -216,6 +216,27 @@ def _shown_headline(src: _Sources, shown: str | None, clean: Any) -> str | None:
     return visible
 
 
+def _shown_segment(root: Any, cleaned: str, branding: str | None) -> str | None:
+    """The one separator segment of a still-branded title that the page shows as a heading.
+
+    Where nothing else tells the site's name (one page of a site, no og:site_name, an unknown host
+    spelling), "Alles Neue macht der Mai | Bibliothek 2.0 und mehr" is resolved by the page itself: the
+    segment it prints as a heading (``<h1>``-``<h3>``) is the headline, the rest is branding. A logo
+    ``<h1>`` (``branding``: the site's name beside the headline in ``<title>``) shows the branding, not
+    the headline.
+    """
+    segments = split_segments(cleaned)
+    if not segments:
+        return None
+    keys = {norm_key(seg): seg for seg in segments if len(_words(seg)) >= 2}
+    keys.pop(norm_key(branding or ""), None)
+    for h in root.xpath("//h1|//h2|//h3")[:MAX_HEADER_H2]:
+        hit = keys.get(norm_key("".join(h.itertext())))
+        if hit:
+            return hit
+    return None
+
+
 def _disputed_headline(src: _Sources, chosen: str, clean: Any) -> str | None:
     """The visible ``<h1>`` when the page's declared headlines all disagree with one another.
 
@@ -319,7 +340,8 @@ def extract_title(
         cleaned = (
             _h1_within_og(root, src, site_names, host, clean) or _shown_headline(src, shown, clean) or cleaned
         )
-    cleaned = _disputed_headline(src, cleaned, clean) or cleaned
+    logo = src.h1 if branding else None
+    cleaned = _disputed_headline(src, cleaned, clean) or _shown_segment(root, cleaned, logo) or cleaned
     site_keys = {norm_key(n) for n in site_names if n} | host_keys(host)
     labels += [clean(label) for label in labels]
     published, cleaned = _real_headline(published, cleaned, cleaned_candidates, site_keys, labels)

@@ -253,3 +253,17 @@ def test_visible_headline_decides_when_every_declared_headline_differs():
     assert _title(_declared(ld, og, ld), body) == ld
     # a visible heading about another story (no shared words) is no tie-breaker
     assert _title(_declared(ld, og, title), "<article><h1>Weather warning lifted</h1></article>") == ld
+
+
+def test_the_segment_a_branded_title_shows_as_a_heading_is_the_headline():
+    head = "<title>Spring cleaning for the archive | Shelf Notes and More</title>"
+    body = "<div class='post'><h2>Spring cleaning for the archive</h2><p>x</p></div>"
+    assert (
+        _title(head, body, "https://www.libraryblog.example/2014/05/spring")
+        == "Spring cleaning for the archive"
+    )
+    # a segment no heading shows tells nothing: the title stays whole
+    assert (
+        _title(head, "<div><h2>Comments</h2><p>x</p></div>", "https://www.libraryblog.example/2014/05/spring")
+        == "Spring cleaning for the archive | Shelf Notes and More"
+    )
