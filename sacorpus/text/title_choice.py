@@ -70,13 +70,18 @@ def _in_breadcrumb(el: Any) -> bool:
     return False
 
 
+def _shown_text(el: Any) -> str:
+    """The text a heading shows: without the CSS or script some frameworks put inside it."""
+    return "".join(el.xpath(".//text()[not(ancestor::style) and not(ancestor::script)]"))
+
+
 def _first_h1(root: Any, visible_only: bool) -> str | None:
     """The first article/main <h1> with text (when ``visible_only``, not breadcrumb SEO text)."""
     for xp in ("//article//h1", "//main//h1", "//h1"):
         for h in root.xpath(xp)[:3]:
             if visible_only and _in_breadcrumb(h):
                 continue
-            text = clean_spaces("".join(h.itertext()))
+            text = clean_spaces(_shown_text(h))
             if text and len(text) > 3:
                 return text
     return None
@@ -94,7 +99,7 @@ def _header_shows(root: Any, headline: str) -> bool:
     for h in root.xpath("//h2")[:MAX_HEADER_H2]:
         # the headline itself or its line under a kicker (<h2><span>Kicker</span><span>Headline</span>)
         parts = [h, *(c for c in h if isinstance(c.tag, str))]
-        if any(norm_key("".join(p.itertext())) == key for p in parts) and not _in_breadcrumb(h):
+        if any(norm_key(_shown_text(p)) == key for p in parts) and not _in_breadcrumb(h):
             return True
     return False
 
@@ -231,7 +236,7 @@ def _shown_segment(root: Any, cleaned: str, branding: str | None) -> str | None:
     keys = {norm_key(seg): seg for seg in segments if len(_words(seg)) >= 2}
     keys.pop(norm_key(branding or ""), None)
     for h in root.xpath("//h1|//h2|//h3")[:MAX_HEADER_H2]:
-        hit = keys.get(norm_key("".join(h.itertext())))
+        hit = keys.get(norm_key(_shown_text(h)))
         if hit:
             return hit
     return None

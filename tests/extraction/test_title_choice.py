@@ -267,3 +267,13 @@ def test_the_segment_a_branded_title_shows_as_a_heading_is_the_headline():
         _title(head, "<div><h2>Comments</h2><p>x</p></div>", "https://www.libraryblog.example/2014/05/spring")
         == "Spring cleaning for the archive | Shelf Notes and More"
     )
+
+
+def test_css_inside_a_heading_is_not_part_of_the_headline():
+    body = (
+        "<article><h1><style>.k{font-size:16px}</style>Water restored to eastern wards</h1><p>x</p></article>"
+    )
+    assert _title("<title>Water restored to eastern wards | Herald</title>", body) == (
+        "Water restored to eastern wards"
+    )
+    assert _title("", body) == "Water restored to eastern wards"
