@@ -7,6 +7,13 @@ date, pre-clean, extract, metadata), language identification and tokenization - 
 body (its stored HTML when no body was kept), and its record is updated in place; what was fetched
 (URL, headers, fetch time, capture timestamp) is never changed. Then the near-duplicate labels are
 rebuilt over the whole store, since changed texts change which articles match. Progress is shown.
+
+The crawl drops lines a publication repeats across its pages and learns its title branding from the
+same repetition (:class:`~sacorpus.text.boilerplate.LineHistory`), page by page in the order it fetched
+them. Re-extraction keeps one history per publication too and reads the stored pages in the order they
+were fetched (``fetched_at``, then URL), so a corpus re-extracted with unchanged rules equals what the
+crawl stored, and with changed rules differs only by the change. A filter that leaves out some of a
+publication's pages also leaves them out of its history (say ``--publication`` alone to re-learn all).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from sacorpus.publications import PublicationRegistry
 from sacorpus.sources.wayback import wayback_date
 from sacorpus.storage.base import ArticleStore
 from sacorpus.text.analysis import language_fields, token_fields
+from sacorpus.text.boilerplate import LineHistory, PublicationHistories
 from sacorpus.text.dedup import DedupConfig
 from sacorpus.text.dedup_labels import rebuild_index
 from sacorpus.text.page import process_page
@@ -34,8 +42,11 @@ DEDUP = frozenset(("text_hash", "dedup_label", "dedup_evidence"))
 ARTICLE_FIELDS = frozenset(f.name for f in dataclasses.fields(Article))
 
 
-def reextracted_fields(record: dict[str, Any], publications: PublicationRegistry) -> dict[str, Any]:
-    """The derived fields of one stored record, computed again as a crawl would (fetch facts untouched)."""
+def reextracted_fields(
+    record: dict[str, Any], publications: PublicationRegistry, history: LineHistory | None = None
+) -> dict[str, Any]:
+    """The derived fields of one stored record, computed again as a crawl would (fetch facts untouched);
+    ``history`` is its publication's, learnt from the pages re-extracted before it."""
     body = record.get("body")
     url = record["url"]
     page = process_page(
@@ -46,6 +57,7 @@ def reextracted_fields(record: dict[str, Any], publications: PublicationRegistry
         wayback_date(record.get("wayback_timestamp")),
         html=None if body else record.get("html"),  # a record stored without its raw body: its HTML
         fallback={k: v for k, v in (record.get("fallback") or {}).items() if k != "anchors"},
+        history=history,
     )
     fields = page.article_fields(record.get("final_url") or url)
     anchors = fields.pop("anchors", None)
@@ -87,12 +99,15 @@ class Command(CorpusCommand, ScrapyAdapter):
     def prepare(self, args: list[str], opts: argparse.Namespace, flt: ArticleFilter) -> None:
         self.changed: Counter[str] = Counter()
         self.publications = PublicationRegistry()
+        self.histories = PublicationHistories()
 
     def scan(
         self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
     ) -> None:
         for record in self.records(store, flt, opts, counts):
-            fresh = reextracted_fields(record, self.publications)
+            fresh = reextracted_fields(
+                record, self.publications, self.histories.of(record.get("publication"))
+            )
             for name, value in fresh.items():
                 if record.get(name) != value:
                     self.changed[name] += 1

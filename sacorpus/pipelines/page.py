@@ -23,7 +23,7 @@ from sacorpus.items import Article
 from sacorpus.pipelines._common import Counter, require_enabled
 from sacorpus.publications import Publication, PublicationRegistry
 from sacorpus.sources.wayback import wayback_date
-from sacorpus.text.boilerplate import LineHistory
+from sacorpus.text.boilerplate import PublicationHistories
 from sacorpus.text.page import PageOptions, process_page
 
 
@@ -45,7 +45,7 @@ class PagePipeline:
     def __init__(self, options: PageOptions | None = None, stats: Any = None) -> None:
         self.options = options or PageOptions()
         self.publications = PublicationRegistry()
-        self.histories: dict[str, LineHistory] = {}  # per publication: lines it repeats across pages
+        self.histories = PublicationHistories()  # per publication: lines it repeats across pages
         self.count = Counter(stats, "sacorpus")
 
     @classmethod
@@ -85,7 +85,7 @@ class PagePipeline:
             html=item.html,
             fallback=item.fallback,
             options=self.options,
-            history=self.histories.setdefault(item.publication, LineHistory()),
+            history=self.histories.of(item.publication),
         )
         apply_page(item, result.article_fields(item.final_url or item.url))
         for problem in result.problems:

@@ -81,4 +81,19 @@ class LineHistory:
         return "\n".join(line for i, line in enumerate(lines) if i not in gone)
 
 
-__all__ = ["LineHistory"]
+class PublicationHistories:
+    """One :class:`LineHistory` per publication, learnt from its pages in the order they are processed.
+
+    The crawl's page stage keeps one, and ``scrapy reextract`` keeps one over the stored pages in the
+    order they were fetched, so a re-extracted corpus drops the same repeated lines and learns the same
+    title segments as the crawl that stored it (pages of different publications never share evidence).
+    """
+
+    def __init__(self) -> None:
+        self._by_publication: dict[str, LineHistory] = {}
+
+    def of(self, publication: str | None) -> LineHistory:
+        return self._by_publication.setdefault(publication or "", LineHistory())
+
+
+__all__ = ["LineHistory", "PublicationHistories"]

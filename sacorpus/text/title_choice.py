@@ -16,9 +16,11 @@ them, not on one fixed order:
   declare one and the same headline (:func:`_shown_headline`);
 * a "Kicker: headline" JSON-LD where ``og:title`` is the headline alone gives the headline, unless
   another source (``<title>``, the ``<h1>``) agrees with JSON-LD that the kicker belongs to it;
+* when JSON-LD, og:title and ``<title>`` all state different headlines, the visible ``<h1>`` about
+  the same story decides (:func:`_disputed_headline`);
 * a generic candidate ("Home", "Article", the site's own name, the page's own section name) never
   beats a real headline;
-* the spelling is then chosen by agreement too (:func:`_agreed_form`): sources that state the same
+* the spelling is then chosen by agreement too (:func:`~sacorpus.text.title_spelling.agreed_form`): sources that state the same
   headline with other quotes, dashes or ellipses vote, og:title/twitter:title/``<title>`` as one family.
 
 Why not a plain vote: counted as independent votes, og:title, twitter:title and ``<title>`` (copies of
@@ -40,6 +42,7 @@ from typing import Any
 from sacorpus.publications import RuleSet
 from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.metareaders import Metas, first_meta, host_of, ld_string, node_text
+from sacorpus.text.title_spelling import agreed_form
 from sacorpus.text.titles import (
     clean_spaces,
     headline_outside_branding,
@@ -51,6 +54,7 @@ from sacorpus.text.titles import (
 )
 
 _KICKER_END = re.compile(r"\S:\s+$")
+MIN_SHARED_WORDS = 0.2  # word overlap (Jaccard) of a visible headline with a declared one: the same story
 MAX_HEADER_H2 = 30  # <h2>s looked at for a displayed headline (bounds the work on long pages)
 OG_TITLE_META = ("og:title", "twitter:title", "title", "dc.title", "sailthru.title", "parsely-title")
 
@@ -66,13 +70,18 @@ def _in_breadcrumb(el: Any) -> bool:
     return False
 
 
+def _shown_text(el: Any) -> str:
+    """The text a heading shows: without the CSS or script some frameworks put inside it."""
+    return "".join(el.xpath(".//text()[not(ancestor::style) and not(ancestor::script)]"))
+
+
 def _first_h1(root: Any, visible_only: bool) -> str | None:
     """The first article/main <h1> with text (when ``visible_only``, not breadcrumb SEO text)."""
     for xp in ("//article//h1", "//main//h1", "//h1"):
         for h in root.xpath(xp)[:3]:
             if visible_only and _in_breadcrumb(h):
                 continue
-            text = clean_spaces("".join(h.itertext()))
+            text = clean_spaces(_shown_text(h))
             if text and len(text) > 3:
                 return text
     return None
@@ -90,7 +99,7 @@ def _header_shows(root: Any, headline: str) -> bool:
     for h in root.xpath("//h2")[:MAX_HEADER_H2]:
         # the headline itself or its line under a kicker (<h2><span>Kicker</span><span>Headline</span>)
         parts = [h, *(c for c in h if isinstance(c.tag, str))]
-        if any(norm_key("".join(p.itertext())) == key for p in parts) and not _in_breadcrumb(h):
+        if any(norm_key(_shown_text(p)) == key for p in parts) and not _in_breadcrumb(h):
             return True
     return False
 
@@ -187,73 +196,6 @@ def _h1_within_og(
     return headline if 2 <= len(words) < len(og_words) and set(words) <= set(og_words) else None
 
 
-_TYPOGRAPHY = str.maketrans(
-    {"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"'}
-    | {
-        "\u201e": '"',
-        "\u201f": '"',
-        "\u2033": '"',
-        "\u2013": "-",
-        "\u2014": "-",
-        "\u2026": "...",
-        "\u00a0": " ",
-    }
-)
-
-
-_APOSTROPHE = re.compile(r"(?<=\w)\u2019(?=\w)")
-
-
-def _ascii_fold(text: str) -> str:
-    """``text`` with typographic quotation marks, dashes and ellipses written the ASCII way.
-
-    SEO fields (og:title, ``<title>``) are often the headline passed through an ASCII filter; the
-    typographic form is the original, never the other way round. The apostrophe inside a word is left
-    alone: CMSs write it either way in every field, so it is no sign of which form is the copy, and the
-    majority of the sources decides it.
-    """
-    kept = _APOSTROPHE.sub("\x00", text)  # a placeholder no title contains, put back after folding
-    return kept.translate(_TYPOGRAPHY).replace("\x00", "\u2019")
-
-
-def _agreed_form(chosen: str, families: list[list[str]], shown: str | None) -> str:
-    """The spelling of the chosen headline that most independent sources share; on a tie, the one shown.
-
-    Sources that agree on a headline often differ in typography only: curly or straight quotes, an en
-    dash or a hyphen, "..." or "…", a space after a colon. ``og:title``, ``twitter:title`` and
-    ``<title>`` are usually copies of one SEO field, so they form one family and vote once (else the
-    SEO spelling would always outvote the visible headline); the JSON-LD headline and the visible
-    ``<h1>`` vote once each. Tie rule: the chosen source's form stays when it is among the most voted,
-    else the visible ``<h1>``'s form (what a reader sees), else the first most voted form.
-    """
-    key = norm_key(chosen)
-    # markup joins text without the space a separator had ("<h1>Kicker:<span>Headline</span>"): forms that
-    # differ only in spaces are one form, spelled with the spaces
-    spaced: dict[str, str] = {}
-    for form in (f for family in families for f in family if f and norm_key(f) == key):
-        bare = form.replace(" ", "")
-        if form.count(" ") > spaced.get(bare, "").count(" ") or bare not in spaced:
-            spaced[bare] = form
-    typographic = {_ascii_fold(f): f for f in reversed(spaced.values()) if _ascii_fold(f) != f}
-    votes: dict[str, int] = {}
-    for family in families:
-        # a form that is another's ASCII folding is a copy of it: its votes go to the typographic original
-        forms = {spaced[f.replace(" ", "")] for f in family if f and norm_key(f) == key}
-        for form in {typographic.get(f, f) for f in forms}:
-            votes[form] = votes.get(form, 0) + 1
-    if not votes:
-        return chosen
-    chosen = spaced.get(chosen.replace(" ", ""), chosen)
-    chosen = typographic.get(chosen, chosen)
-    shown = spaced.get(shown.replace(" ", ""), shown) if shown else None
-    top = max(votes.values())
-    if votes.get(chosen, 0) == top:
-        return chosen
-    if shown is not None and votes.get(shown, 0) == top:
-        return shown
-    return next(form for form, n in votes.items() if n == top)
-
-
 def _shown_headline(src: _Sources, shown: str | None, clean: Any) -> str | None:
     """The visible ``<h1>`` over ``og:title`` on a page without a JSON-LD headline, when both are about it.
 
@@ -277,6 +219,50 @@ def _shown_headline(src: _Sources, shown: str | None, clean: Any) -> str | None:
     if len(declared) == 3 and len({norm_key(c) for c in declared}) == 1:
         return None  # og:title, twitter:title and <title> all set to one headline: the page declares it
     return visible
+
+
+def _shown_segment(root: Any, cleaned: str, branding: str | None) -> str | None:
+    """The one separator segment of a still-branded title that the page shows as a heading.
+
+    Where nothing else tells the site's name (one page of a site, no og:site_name, an unknown host
+    spelling), "Alles Neue macht der Mai | Bibliothek 2.0 und mehr" is resolved by the page itself: the
+    segment it prints as a heading (``<h1>``-``<h3>``) is the headline, the rest is branding. A logo
+    ``<h1>`` (``branding``: the site's name beside the headline in ``<title>``) shows the branding, not
+    the headline.
+    """
+    segments = split_segments(cleaned)
+    if not segments:
+        return None
+    keys = {norm_key(seg): seg for seg in segments if len(_words(seg)) >= 2}
+    keys.pop(norm_key(branding or ""), None)
+    for h in root.xpath("//h1|//h2|//h3")[:MAX_HEADER_H2]:
+        hit = keys.get(norm_key(_shown_text(h)))
+        if hit:
+            return hit
+    return None
+
+
+def _disputed_headline(src: _Sources, chosen: str, clean: Any) -> str | None:
+    """The visible ``<h1>`` when the page's declared headlines all disagree with one another.
+
+    JSON-LD, og:title and ``<title>`` are the page's own statements of its headline; when at least two
+    of them are there and no two agree ("Harry and Meghan talk about ...", "What we learned from ...",
+    "11 things we learned ..."), no declared form has support, and the headline the page shows its
+    readers breaks the tie, when it is about the same story (shares a fifth of its words with one of
+    them), has two words or more, and is not merely one of them with words added or cut.
+    """
+    if not src.visible:
+        return None
+    visible: str = clean(src.visible)
+    declared = [clean(c) for c in (src.ld, src.og, src.title) if c]
+    keys = {norm_key(c) for c in declared}
+    words, key = set(_words(visible)), norm_key(visible)
+    if len(declared) < 2 or len(keys) < len(declared) or len(words) < 2 or key == norm_key(chosen):
+        return None
+    if any(k in key or key in k for k in keys):
+        return None
+    overlap = max(len(words & set(_words(c))) / len(words | set(_words(c))) for c in declared)
+    return visible if overlap >= MIN_SHARED_WORDS else None
 
 
 def _title_strings(src: _Sources) -> list[str]:
@@ -359,13 +345,15 @@ def extract_title(
         cleaned = (
             _h1_within_og(root, src, site_names, host, clean) or _shown_headline(src, shown, clean) or cleaned
         )
+    logo = src.h1 if branding else None
+    cleaned = _disputed_headline(src, cleaned, clean) or _shown_segment(root, cleaned, logo) or cleaned
     site_keys = {norm_key(n) for n in site_names if n} | host_keys(host)
     labels += [clean(label) for label in labels]
     published, cleaned = _real_headline(published, cleaned, cleaned_candidates, site_keys, labels)
     shown_form = clean(src.visible) if src.visible else None
     seo = [clean(c) for c in (src.og, src.twitter, src.title) if c]
     families = [[clean(src.ld)] if src.ld else [], [shown_form] if shown_form else [], seo]
-    cleaned = _agreed_form(cleaned, families, shown_form)
+    cleaned = agreed_form(cleaned, families, shown_form)
     if candidates_out is not None:
         candidates_out.extend(c for c in (src.ld, src.og, src.h1, *cleaned_candidates) if c)
     for pattern in rules.title_strip:

@@ -1,4 +1,8 @@
-"""Bad input is labelled and counted, never a crash, never a hang (each case within a time bound)."""
+"""Bad input is labelled and counted, never a crash, never a hang (each case within a bound of CPU time).
+
+The bounds are on this process's CPU time, not the wall clock: on a machine shared with other work the
+wall clock measures the load, while the CPU time measures what the page costs the extractor.
+"""
 
 from __future__ import annotations
 
@@ -14,9 +18,9 @@ URL = "https://example.co.za/news/x"
 
 
 def timed(fn, *args, **kwargs):
-    start = time.monotonic()
+    start = time.process_time()
     result = fn(*args, **kwargs)
-    return result, time.monotonic() - start
+    return result, time.process_time() - start
 
 
 @pytest.mark.timeout(30)

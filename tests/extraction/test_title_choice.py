@@ -232,3 +232,48 @@ def test_the_pages_own_section_name_is_no_headline():
         f'<title>{headline} | Daily Lamp</title><meta property="og:site_name" content="Daily Lamp">'
     )
     assert _title(head, "<p>x</p>") == headline
+
+
+def _declared(ld: str, og: str, title: str) -> str:
+    return (
+        f'<script type="application/ld+json">{{"@type":"NewsArticle","headline":"{ld}"}}</script>'
+        f'<meta property="og:title" content="{og}"><meta property="og:site_name" content="Coastal Herald">'
+        f"<title>{title} | Coastal Herald</title>"
+    )
+
+
+def test_visible_headline_decides_when_every_declared_headline_differs():
+    ld = "Harbour board votes on new levy for cruise ships"
+    og = "What the harbour levy means for cruise passengers"
+    title = "Cruise ship levy: 5 things the harbour board decided"
+    shown = "Harbour board approves cruise levy: 5 things we learned from the vote"
+    body = f"<article><h1>{shown}</h1><p>x</p></article>"
+    assert _title(_declared(ld, og, title), body) == shown
+    # two declared sources agree: their headline stands against the shown one
+    assert _title(_declared(ld, og, ld), body) == ld
+    # a visible heading about another story (no shared words) is no tie-breaker
+    assert _title(_declared(ld, og, title), "<article><h1>Weather warning lifted</h1></article>") == ld
+
+
+def test_the_segment_a_branded_title_shows_as_a_heading_is_the_headline():
+    head = "<title>Spring cleaning for the archive | Shelf Notes and More</title>"
+    body = "<div class='post'><h2>Spring cleaning for the archive</h2><p>x</p></div>"
+    assert (
+        _title(head, body, "https://www.libraryblog.example/2014/05/spring")
+        == "Spring cleaning for the archive"
+    )
+    # a segment no heading shows tells nothing: the title stays whole
+    assert (
+        _title(head, "<div><h2>Comments</h2><p>x</p></div>", "https://www.libraryblog.example/2014/05/spring")
+        == "Spring cleaning for the archive | Shelf Notes and More"
+    )
+
+
+def test_css_inside_a_heading_is_not_part_of_the_headline():
+    body = (
+        "<article><h1><style>.k{font-size:16px}</style>Water restored to eastern wards</h1><p>x</p></article>"
+    )
+    assert _title("<title>Water restored to eastern wards | Herald</title>", body) == (
+        "Water restored to eastern wards"
+    )
+    assert _title("", body) == "Water restored to eastern wards"
