@@ -180,7 +180,7 @@ def _places(text: str, word: str, case_sensitive: bool) -> Iterator[int]:
         found = haystack.find(word, found + 1)
 
 
-def _span_starts(spans: Any, query: Sequence[str], case_sensitive: bool) -> Iterator[int]:
+def span_starts(spans: Any, query: Sequence[str], case_sensitive: bool) -> Iterator[int]:
     """Token indexes where ``query`` starts, found in the text first: the first word's places in
     the text (and the tokens that are not their text) are the only candidates, each checked token by
     token, so the result is :func:`find_phrase`'s without building every token."""
@@ -214,7 +214,7 @@ def _span_hits(
         yield from ()
         return
     n = len(query)
-    for i in _span_starts(spans, query, case_sensitive):
+    for i in span_starts(spans, query, case_sensitive):
         j = i + n
         left, keyword, right = _text_hit(spans.text, spans.starts[i], spans.ends[j - 1], width)
         left_key, right_key = _keys(spans.tokens(i - _SORT_SPAN, i), spans.tokens(j, j + _SORT_SPAN))
