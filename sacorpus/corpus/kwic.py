@@ -181,11 +181,12 @@ def _places(text: str, word: str, case_sensitive: bool) -> Iterator[int]:
 
 
 def span_starts(spans: Any, query: Sequence[str], case_sensitive: bool) -> Iterator[int]:
-    """Token indexes where ``query`` starts, found in the text first: the first word's places in
+    """Token indexes where ``query`` starts, found in the text first: one word's places in
     the text (and the tokens that are not their text) are the only candidates, each checked token by
     token, so the result is :func:`find_phrase`'s without building every token."""
     wanted = [None if q == WILDCARD else (q if case_sensitive else q.casefold()) for q in query]
-    at, first = next((k, w) for k, w in enumerate(wanted) if w is not None)
+    # the longest word anchors the search: it has the fewest places (``water``, not ``the``)
+    at, first = max(((k, w) for k, w in enumerate(wanted) if w is not None), key=lambda kw: len(kw[1]))
     text, starts = spans.text, spans.starts
     if not case_sensitive and not first.isascii():
         yield from find_phrase(spans.tokens(0, len(spans)), query, case_sensitive=case_sensitive)
