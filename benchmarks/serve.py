@@ -58,12 +58,14 @@ def build_store(path: Path, size: int) -> float:
     return time.perf_counter() - start
 
 
-def median_seconds(fn: Callable[[], Any], repeat: int) -> float:
+def median_seconds(
+    fn: Callable[[], Any], repeat: int, clock: Callable[[], float] = time.perf_counter
+) -> float:
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return statistics.median(times)
 
 
@@ -169,7 +171,10 @@ def main() -> None:
         print(f"storing {opts.size:,} articles in {path} ... ", end="", flush=True)
         print(f"{build_store(path, opts.size):.1f} s")
     proc, base = serve(path, workdir / "serve.log")
-    print(f"{'query':38} {'page (HTTP)':>12} {'functions':>10} {'overhead':>9}  target <= {TARGET_S:.1f} s")
+    # the functions' CPU seconds too: on a loaded machine the wall times grow, the CPU time hardly
+    print(
+        f"{'query':38} {'page (HTTP)':>12} {'functions':>10} {'overhead':>9} {'CPU':>8}  target <= {TARGET_S:.1f} s"
+    )
     try:
         with SQLiteStore(str(path), spill_path=str(workdir / "spill.jsonl")) as store:
             for label, page, alone in cases(store, opts.word, opts.phrase, opts.regex):
@@ -178,8 +183,11 @@ def main() -> None:
                 fetch(base + page)  # warm the page cache of both (the same file)
                 served = median_seconds(lambda page=page: fetch(base + page), opts.repeat)
                 baseline = median_seconds(alone, opts.repeat)
+                cpu = median_seconds(alone, opts.repeat, time.process_time)
                 verdict = "ok" if served <= TARGET_S else "over"
-                print(f"{label:38} {served:10.3f} s {baseline:8.3f} s {served - baseline:+8.3f} s  {verdict}")
+                print(
+                    f"{label:38} {served:10.3f} s {baseline:8.3f} s {served - baseline:+8.3f} s {cpu:6.3f} s  {verdict}"
+                )
     finally:
         stop_process(proc)
     if not opts.keep:

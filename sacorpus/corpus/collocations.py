@@ -27,10 +27,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sacorpus.corpus.wordlist import WordCounter, word_tokens
+from sacorpus.corpus.wordlist import WordCounter, is_word, word_tokens
 from sacorpus.storage.counts import WordCounts
 
-COLLOCATION_FIELDS = ("url", "tokens")
+#: ``token_spans`` (with the text): a store that can gives the tokens read on demand (see kwic)
+COLLOCATION_FIELDS = ("url", "tokens", "text", "token_spans")
 MEASURES = ("ll", "mi", "t")
 
 
@@ -110,6 +111,30 @@ class CollocationCounter:
         """Count only the node's spans (the corpus frequencies come from the store's kept counts)."""
         self._add_spans(list(word_tokens(tokens, lower=self.lower)))
 
+    def add_token_spans(self, spans: Any) -> None:
+        """:meth:`add_spans` over tokens read on demand (:class:`sacorpus.storage.layout.TokenSpans`):
+        the node's places are found in the text and only the words around them are built."""
+        from sacorpus.corpus.kwic import WILDCARD, span_starts
+
+        if self.node == WILDCARD:
+            self.add_spans(spans.tokens(0, len(spans)))
+            return
+        hits = [i for i in span_starts(spans, [self.node], not self.lower) if is_word(spans.token(i))]
+        span: set[int] = set()
+        for i in hits:
+            for step in (-1, 1):  # ``window`` words either side, punctuation passed over
+                j, taken = i + step, 0
+                while 0 <= j < len(spans) and taken < self.window:
+                    if is_word(spans.token(j)):
+                        span.add(j)
+                        taken += 1
+                    j += step
+        span.difference_update(hits)
+        fold = str.casefold if self.lower else str
+        self.node_freq += len(hits)
+        self.span_size += len(span)
+        self.in_span.update(fold(spans.token(j)) for j in span)
+
     def _add_spans(self, words: list[str]) -> None:
         if self.node not in words:
             return
@@ -187,11 +212,16 @@ def count_from_store(
     """
     if kept is None:
         for record in read(()):
-            counter.add(record.get("tokens") or [])
+            spans = record.get("token_spans")
+            counter.add(spans.tokens(0, len(spans)) if spans is not None else record.get("tokens") or [])
         return
     from sacorpus.corpus.kwic import index_substrings
 
     folded = WordCounter.from_kept(kept, lower=counter.lower)
     counter.corpus, counter.n = folded.counts, folded.total_words
     for record in read(index_substrings([counter.node])):
-        counter.add_spans(record.get("tokens") or [])
+        spans = record.get("token_spans")
+        if spans is not None:
+            counter.add_token_spans(spans)
+        else:
+            counter.add_spans(record.get("tokens") or [])

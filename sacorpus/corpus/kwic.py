@@ -10,11 +10,13 @@ stored character offsets), so it reads as published; without offsets the tokens 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-KWIC_FIELDS = ("url", "tokens", "token_offsets", "text")
+#: ``token_spans``: a store that can gives the tokens read on demand in place of the two lists
+KWIC_FIELDS = ("url", "tokens", "token_offsets", "text", "token_spans")
 WILDCARD = "*"
 SORT_KEYS = ("none", "left", "right")
 _WS = re.compile(r"\s+")
@@ -114,6 +116,18 @@ def _clip_right(s: str, width: int) -> str:
     return s[:width].rstrip() if len(s) > width else s
 
 
+def _text_hit(text: str, start: int, end: int, width: int) -> tuple[str, str, str]:
+    """(left, keyword, right) of a match at text[start:end]: the text as published."""
+    left = text[max(0, start - 3 * width) : start]
+    right = text[end : end + 3 * width]
+    return _clip_left(left, width), _WS.sub(" ", text[start:end]), _clip_right(right, width)
+
+
+def _keys(before: Sequence[str], after: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The sort keys: the tokens before the match nearest first, and after it, casefolded."""
+    return tuple(t.casefold() for t in reversed(before)), tuple(t.casefold() for t in after)
+
+
 def kwic_hits(
     record: Mapping[str, Any],
     query: Sequence[str],
@@ -122,6 +136,10 @@ def kwic_hits(
     case_sensitive: bool = False,
 ) -> Iterator[KwicHit]:
     """Every occurrence of ``query`` in one article's tokens, with left/right context."""
+    spans = record.get("token_spans")
+    if spans is not None and query:
+        yield from _span_hits(spans, query, str(record.get("url")), width, case_sensitive)
+        return
     tokens: list[str] = list(record.get("tokens") or [])
     if not tokens or not query:
         return
@@ -134,23 +152,74 @@ def kwic_hits(
         j = i + n
         if use_text:
             assert isinstance(text, str) and isinstance(offsets, list)
-            start, end = int(offsets[i][0]), int(offsets[j - 1][1])
-            left = text[max(0, start - 3 * width) : start]
-            right = text[end : end + 3 * width]
-            keyword = _WS.sub(" ", text[start:end])
+            left, keyword, right = _text_hit(text, int(offsets[i][0]), int(offsets[j - 1][1]), width)
         else:
-            left = " ".join(tokens[max(0, i - width) : i])
-            right = " ".join(tokens[j : j + width])
+            left = _clip_left(" ".join(tokens[max(0, i - width) : i]), width)
+            right = _clip_right(" ".join(tokens[j : j + width]), width)
             keyword = " ".join(tokens[i:j])
-        yield KwicHit(
-            left=_clip_left(left, width),
-            keyword=keyword,
-            right=_clip_right(right, width),
-            url=url,
-            index=i,
-            left_key=tuple(t.casefold() for t in reversed(tokens[max(0, i - _SORT_SPAN) : i])),
-            right_key=tuple(t.casefold() for t in tokens[j : j + _SORT_SPAN]),
-        )
+        left_key, right_key = _keys(tokens[max(0, i - _SORT_SPAN) : i], tokens[j : j + _SORT_SPAN])
+        yield KwicHit(left, keyword, right, url, i, left_key, right_key)
+
+
+#: characters whose casefold holds ASCII letters their lower case does not (``ß`` -> ``ss``, ``ſ`` ->
+#: ``s``): the lower-cased text does not show ``strasse`` in ``Straße``, so those tokens are checked as tokens
+_MULTI_FOLD = re.compile("[\u00df\u017f\u1e9e\ufb00-\ufb06]")
+
+
+def _places(text: str, word: str, case_sensitive: bool) -> Iterator[int]:
+    """Every index where ``word`` (ASCII, lower-case unless ``case_sensitive``) starts in ``text``,
+    ignoring case unless asked (``str.find`` over the lower-cased text: a regex ignoring case is
+    several times slower)."""
+    haystack = text if case_sensitive else text.lower()
+    if len(haystack) != len(text):  # ``İ`` lower-cases to two characters: the offsets would move
+        yield from (m.start() for m in re.finditer("(?=" + re.escape(word) + ")", text, re.IGNORECASE))
+        return
+    found = haystack.find(word)
+    while found >= 0:
+        yield found
+        found = haystack.find(word, found + 1)
+
+
+def span_starts(spans: Any, query: Sequence[str], case_sensitive: bool) -> Iterator[int]:
+    """Token indexes where ``query`` starts, found in the text first: one word's places in
+    the text (and the tokens that are not their text) are the only candidates, each checked token by
+    token, so the result is :func:`find_phrase`'s without building every token."""
+    wanted = [None if q == WILDCARD else (q if case_sensitive else q.casefold()) for q in query]
+    # the longest word anchors the search: it has the fewest places (``water``, not ``the``)
+    at, first = max(((k, w) for k, w in enumerate(wanted) if w is not None), key=lambda kw: len(kw[1]))
+    text, starts = spans.text, spans.starts
+    if not case_sensitive and not first.isascii():
+        yield from find_phrase(spans.tokens(0, len(spans)), query, case_sensitive=case_sensitive)
+        return
+    candidates = set(spans.kept)
+    if not case_sensitive:  # the tokens holding a character lower() does not fold are checked too
+        candidates.update(bisect_right(starts, m.start()) - 1 for m in _MULTI_FOLD.finditer(text))
+    for at_char in _places(text, first, case_sensitive):
+        i = bisect_left(starts, at_char)
+        if i < len(starts) and starts[i] == at_char:
+            candidates.add(i)
+    fold = (lambda t: t) if case_sensitive else str.casefold
+    for i in sorted(candidates):
+        s = i - at
+        if 0 <= s <= len(spans) - len(wanted) and all(
+            w is None or fold(spans.token(s + k)) == w for k, w in enumerate(wanted)
+        ):
+            yield s
+
+
+def _span_hits(
+    spans: Any, query: Sequence[str], url: str, width: int, case_sensitive: bool
+) -> Iterator[KwicHit]:
+    """:func:`kwic_hits` over :class:`sacorpus.storage.layout.TokenSpans` (tokens read on demand)."""
+    if all(q == WILDCARD for q in query) or len(query) > len(spans):
+        yield from ()
+        return
+    n = len(query)
+    for i in span_starts(spans, query, case_sensitive):
+        j = i + n
+        left, keyword, right = _text_hit(spans.text, spans.starts[i], spans.ends[j - 1], width)
+        left_key, right_key = _keys(spans.tokens(i - _SORT_SPAN, i), spans.tokens(j, j + _SORT_SPAN))
+        yield KwicHit(left, keyword, right, url, i, left_key, right_key)
 
 
 def sort_hits(hits: Iterable[KwicHit], by: str) -> list[KwicHit]:

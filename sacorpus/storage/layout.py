@@ -161,31 +161,71 @@ def pack_tokens(
 _HEAD = struct.calcsize("<3sBIII")
 
 
-def unpack_tokens(
-    blob: bytes | bytearray | memoryview, text: str | None = None
-) -> tuple[list[str], list[list[int]]]:
-    raw = decompress(blob)
+def _read_tokens(raw: bytes) -> tuple[int, list[int], list[int], array[int], list[str]]:
+    """(token count, starts, ends, indexes of the kept tokens, the kept tokens) of a decompressed blob."""
     magic, wide, n_tokens, n_offsets, n_differ = struct.unpack("<3sBIII", raw[:_HEAD])
     if magic != _TOKENS:
         raise LayoutError("not a token blob")
     pairs = array("i" if wide else "H")
     at = _HEAD + pairs.itemsize * 2 * n_offsets
     pairs.frombytes(raw[_HEAD:at])
-    # the running sum of (gap, length, gap, length, ...) is (start, end, start, end, ...)
-    ends = list(accumulate(pairs))
-    spans = list(zip(ends[0::2], ends[1::2], strict=True))
-    offsets = [[a, b] for a, b in spans]
+    # (gap, length) pairs summed in C: start_i = end_(i-1) + gap_i, end_i = start_i + length_i
+    bounds = list(accumulate(pairs))
     differ = array("I")
     differ.frombytes(raw[at : at + 4 * n_differ])
     kept = raw[at + 4 * n_differ :].decode("utf-8").split(_SEP) if n_differ else []
     if len(kept) != n_differ:
         raise LayoutError(f"token blob holds {len(kept)} tokens, header says {n_differ}")
-    if n_differ < n_tokens and (text is None or n_offsets != n_tokens):
+    return n_tokens, bounds[0::2], bounds[1::2], differ, kept
+
+
+def unpack_tokens(
+    blob: bytes | bytearray | memoryview, text: str | None = None, *, with_offsets: bool = True
+) -> tuple[list[str], list[list[int]]]:
+    n_tokens, starts, ends, differ, kept = _read_tokens(decompress(blob))
+    # a reader of the tokens alone (word lists, collocations) skips the list of pairs, half the cost
+    offsets = list(map(list, zip(starts, ends, strict=True))) if with_offsets else []
+    if len(differ) < n_tokens and (text is None or len(starts) != n_tokens):
         raise LayoutError("the tokens are stored as spans of the text, and the text is missing")
-    tokens = [text[a:b] for a, b in spans] if n_differ < n_tokens and text is not None else [""] * n_tokens
+    tokens = (
+        list(map(text.__getitem__, map(slice, starts, ends)))
+        if len(differ) < n_tokens and text is not None
+        else [""] * n_tokens
+    )
     for i, token in zip(differ, kept, strict=True):
         tokens[i] = token
     return tokens, offsets
+
+
+class TokenSpans:
+    """An article's tokens and offsets read on demand from the packed blob: a concordance finds its
+    matches in the text and builds only the tokens around them (building every token and offset
+    pair of each matching article was most of a KWIC's time).
+
+    ``starts``/``ends`` are the character offsets; ``kept`` the tokens that are not their span of
+    the text (``n't`` from ``n’t``, Treebank quotes), by index. ``None`` from :meth:`read` when the
+    blob has no offset per token (the caller then reads the lists).
+    """
+
+    def __init__(self, text: str, starts: list[int], ends: list[int], kept: dict[int, str]) -> None:
+        self.text, self.starts, self.ends, self.kept = text, starts, ends, kept
+
+    @classmethod
+    def read(cls, blob: bytes | bytearray | memoryview, text: str | None) -> TokenSpans | None:
+        n_tokens, starts, ends, differ, kept = _read_tokens(decompress(blob))
+        if text is None or len(starts) != n_tokens or not n_tokens or ends[-1] > len(text):
+            return None
+        return cls(text, starts, ends, dict(zip(differ, kept, strict=True)))
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def token(self, i: int) -> str:
+        kept = self.kept.get(i)
+        return kept if kept is not None else self.text[self.starts[i] : self.ends[i]]
+
+    def tokens(self, start: int, stop: int) -> list[str]:
+        return [self.token(i) for i in range(max(0, start), min(stop, len(self.starts)))]
 
 
 def pack_document(doc: Mapping[str, Any]) -> bytes:
@@ -252,8 +292,11 @@ def join_record(
     body_blob: bytes | bytearray | memoryview | None,
     html_blob: bytes | bytearray | memoryview | None,
     tokens_blob: bytes | bytearray | memoryview | None,
+    *,
+    with_offsets: bool = True,
 ) -> dict[str, Any]:
-    """The record again from its stored parts (any layout); blobs not read are passed as None."""
+    """The record again from its stored parts (any layout); blobs not read are passed as None;
+    ``with_offsets=False`` leaves the token offsets out (the reader asked for the tokens only)."""
     record = doc
     text = record.get("text")
     body = unpack_body(body_blob, text if isinstance(text, str) else None) if body_blob is not None else None
@@ -266,11 +309,11 @@ def join_record(
     if packed:
         text = record.get("text")
         tokens, offsets = (
-            unpack_tokens(tokens_blob, text if isinstance(text, str) else None)
+            unpack_tokens(tokens_blob, text if isinstance(text, str) else None, with_offsets=with_offsets)
             if tokens_blob is not None
             else ([], [])
         )
         for name, value in (("tokens", tokens), ("token_offsets", offsets)):
-            if name in packed:
+            if name in packed and (with_offsets or name == "tokens"):
                 record[name] = value
     return record

@@ -41,7 +41,7 @@ from sacorpus.storage.sqlite_index import (
     INDEX_SCHEMA,
     NOTHING,
     SQLiteCorpusIndex,
-    match_expression,
+    narrowing_expression,
 )
 from sacorpus.storage.sqlite_rows import INDEX_FIELDS, STORED, light_update, row_for
 from sacorpus.storage.sqlite_runs import RUNS_SCHEMA, SQLiteRunRecords
@@ -252,10 +252,14 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
 
     @staticmethod
     def _record(
-        data: str | bytes, body: bytes | None, html_z: bytes | None = None, tokens_z: bytes | None = None
+        data: str | bytes,
+        body: bytes | None,
+        html_z: bytes | None = None,
+        tokens_z: bytes | None = None,
+        with_offsets: bool = True,
     ) -> dict[str, Any]:
         try:
-            return join_record(unpack_document(data), body, html_z, tokens_z)
+            return join_record(unpack_document(data), body, html_z, tokens_z, with_offsets=with_offsets)
         except (LayoutError, ValueError) as exc:
             raise StorageError(f"a stored row cannot be decoded: {exc}") from exc
 
@@ -313,6 +317,8 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
         with_body = wanted is None or "body" in wanted
         with_html = wanted is None or "html" in wanted
         with_tokens = wanted is None or bool({"tokens", "token_offsets"} & wanted)
+        with_offsets = wanted is None or "token_offsets" in wanted
+        spans = wanted is not None and "token_spans" in wanted  # tokens read on demand (KWIC)
         select = (
             "fetched_at, url, data"
             + (", body" if with_body or with_html else ", NULL")
@@ -322,12 +328,17 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
         query = None
         if self.index_ready(FTS_READY):
             with self._cursor() as cur:
-                query = match_expression(cur, [*substrings, *tokens])
+                query = narrowing_expression(cur, substrings, tokens)
         if query == NOTHING:
             return
         rows = self._matching_rows(select, where, query, max(1, batch_size))
         for row in rows:
-            record = self._record(row[2], row[3], row[4], row[5])
+            record = self._record(row[2], row[3], row[4], None if spans else row[5], with_offsets)
+            if spans and row[5] is not None:
+                found = self._spans(row[5], record.get("text"))
+                if found is None:  # no offset per token: the lists, as without spans
+                    record = self._record(row[2], row[3], row[4], row[5], with_offsets)
+                record["token_spans"] = found
             if not with_body:
                 record.pop("body", None)
             yield {k: v for k, v in record.items() if k in wanted} if wanted is not None else record

@@ -19,9 +19,10 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from sacorpus.storage.base import StorageError
 from sacorpus.storage.counts import ALL, CountDelta, KeptCount, StoreFilter, WordCounts, index_text
+from sacorpus.storage.layout import LayoutError, TokenSpans
 from sacorpus.storage.sqlite_counts import COUNTS_SCHEMA, SQLiteCounts
-from sacorpus.storage.sqlite_dedup import chunks
 
 INDEX_SCHEMA = (
     COUNTS_SCHEMA
@@ -89,6 +90,66 @@ def match_expression(cur: sqlite3.Cursor, substrings: Iterable[str]) -> str | No
                 continue
             parts.append("(" + " OR ".join('"' + w + '"' for w in words) + ")")
     return " AND ".join(dict.fromkeys(parts)) or None
+
+
+#: words the Treebank tokenizer splits into two tokens (``cannot`` -> ``can not``): an article whose
+#: tokens hold ``can`` may hold it only inside ``cannot`` as the full-text index sees it
+_JOINED = {
+    "cannot": ("can", "not"),
+    "gimme": ("gim", "me"),
+    "gonna": ("gon", "na"),
+    "gotta": ("got", "ta"),
+    "lemme": ("lem", "me"),
+    "wanna": ("wan", "na"),
+}
+_JOINED_BY_PART: dict[str, list[str]] = {}
+for _word, _parts in _JOINED.items():
+    for _part in _parts:
+        _JOINED_BY_PART.setdefault(_part, []).append(_word)
+
+
+def token_expression(tokens: Iterable[str]) -> str | None:
+    """An FTS5 MATCH expression every article whose tokens include all ``tokens`` satisfies.
+
+    Why not :func:`match_expression`: a token is a whole word, so it is asked as one (``"the"``), not
+    as a fragment expanded into every vocabulary word holding it (``the`` stood for up to 400 words,
+    ``there``, ``other``..., and made ``the water`` slow). A hyphenated token is each of its parts (the
+    index splits at hyphens); a part the tokenizer cuts out of a longer word also finds that word.
+    Tokens outside ASCII letters and digits are left to the caller's check.
+    """
+    parts: list[str] = []
+    for token in dict.fromkeys(tokens):
+        pieces = token.lower().split("-")
+        if not all(_ASCII_RUN.match(p) for p in pieces):
+            continue
+        for piece in pieces:
+            words = [piece, *_JOINED_BY_PART.get(piece, ())]
+            parts.append("(" + " OR ".join('"' + w + '"' for w in words) + ")")
+    return " AND ".join(dict.fromkeys(parts)) or None
+
+
+def narrowing_expression(cur: sqlite3.Cursor, substrings: Iterable[str], tokens: Iterable[str]) -> str | None:
+    """The MATCH expression for substrings (fragments, :func:`match_expression`) and whole tokens
+    (:func:`token_expression`) together; None: no narrowing, ``NOTHING``: no article can match."""
+    fragments = match_expression(cur, substrings)
+    if fragments == NOTHING:
+        return NOTHING
+    words = token_expression(tokens)
+    return " AND ".join(e for e in (fragments, words) if e) or None
+
+
+FIRST_BATCH = 50  # rows decoded before the first answer: a page of 50 needs no more
+
+
+def _growing_chunks(items: Sequence[str], largest: int) -> Iterator[Sequence[str]]:
+    """Chunks of ``items`` from ``FIRST_BATCH`` doubling up to ``largest``: a reader that stops early
+    (a browser page, ``--limit``) decodes little more than it shows; a full read pays a few more
+    queries at most."""
+    size, at = min(FIRST_BATCH, largest), 0
+    while at < len(items):
+        yield items[at : at + size]
+        at += size
+        size = min(size * 2, largest)
 
 
 def where_sql(where: StoreFilter, prefix: str = "") -> tuple[str, list[Any]]:
@@ -191,6 +252,14 @@ class SQLiteCorpusIndex(SQLiteCounts):
 
     # --- reads -----------------------------------------------------------------------------------
 
+    @staticmethod
+    def _spans(blob: bytes, text: Any) -> TokenSpans | None:
+        """The tokens of a packed blob read on demand (see :class:`TokenSpans`)."""
+        try:
+            return TokenSpans.read(blob, text if isinstance(text, str) else None)
+        except (LayoutError, ValueError) as exc:
+            raise StorageError(f"a stored row cannot be decoded: {exc}") from exc
+
     def _matching_rows(
         self, select: str, where: StoreFilter, query: str | None, batch_size: int
     ) -> Iterator[tuple[Any, ...]]:
@@ -203,7 +272,7 @@ class SQLiteCorpusIndex(SQLiteCounts):
             )
             with self._cursor() as cur:
                 urls = [r[0] for r in cur.execute(sql, (query, *params))]
-            for chunk in chunks(urls, batch_size):
+            for chunk in _growing_chunks(urls, batch_size):
                 marks = ",".join("?" * len(chunk))
                 with self._cursor() as cur:
                     batch = cur.execute(

@@ -1,0 +1,91 @@
+"""KWIC and collocations over tokens read on demand give exactly what they give over the full lists.
+
+Why: the store hands a concordance the packed token blob (``TokenSpans``) so it finds matches in the
+text and builds only the tokens around them; case folding, tokens that are not their text, characters
+whose case folding is several letters and words that overlap themselves must all come out the same.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from sacorpus.corpus.collocations import CollocationCounter
+from sacorpus.corpus.kwic import kwic_hits, query_tokens
+from sacorpus.storage.layout import TokenSpans, pack_tokens
+from sacorpus.storage.sqlite_index import narrowing_expression, token_expression
+
+TEXT = (
+    "The Water board said: “water is life”. WATER cuts in Straße and STRASSE hit the waters. "
+    "They cannot say if aa aaa aa will end; the water, the water! Well-known water-works water."
+)
+
+
+def _tokenize(text: str) -> tuple[list[str], list[list[int]]]:
+    """Tokens with offsets, a few that differ from their span (quotes, ``n't``-like splits)."""
+    import re
+
+    tokens: list[str] = []
+    offsets: list[list[int]] = []
+    for m in re.finditer(r"\w+(?:-\w+)*|[^\w\s]", text):
+        word = m.group()
+        if word == "cannot":  # split in two, as the Treebank tokenizer does
+            tokens += ["can", "not"]
+            offsets += [[m.start(), m.start() + 3], [m.start() + 3, m.end()]]
+            continue
+        tokens.append({"“": "``", "”": "''"}.get(word, word))
+        offsets.append([m.start(), m.end()])
+    return tokens, offsets
+
+
+def _records() -> tuple[dict[str, object], dict[str, object]]:
+    tokens, offsets = _tokenize(TEXT)
+    spans = TokenSpans.read(pack_tokens(tokens, offsets, TEXT) or b"", TEXT)
+    assert spans is not None and spans.kept  # the quotes are kept as tokens
+    lists = {"url": "u", "text": TEXT, "tokens": tokens, "token_offsets": offsets}
+    return lists, {"url": "u", "text": TEXT, "tokens": [], "token_spans": spans}
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    ["water", "Water", "the water", "strasse", "straße", "aa", "can", "not", "``", "* water", "well-known"],
+)
+@pytest.mark.parametrize("case_sensitive", [False, True])
+def test_kwic_on_spans_equals_kwic_on_lists(phrase: str, case_sensitive: bool) -> None:
+    lists, spans = _records()
+    query = query_tokens(phrase)
+    expected = list(kwic_hits(lists, query, width=20, case_sensitive=case_sensitive))
+    got = list(kwic_hits(spans, query, width=20, case_sensitive=case_sensitive))
+    assert got == expected
+    if phrase in ("water", "the water", "strasse", "aa") and not case_sensitive:
+        assert expected  # the cases that matter find something
+
+
+@pytest.mark.parametrize("node", ["water", "Water", "the", "strasse"])
+@pytest.mark.parametrize("lower", [True, False])
+def test_collocation_spans_equal_lists(node: str, lower: bool) -> None:
+    lists, spans = _records()
+    by_list = CollocationCounter(node=node, window=2, lower=lower)
+    by_list.add_spans(lists["tokens"])  # type: ignore[arg-type]
+    by_spans = CollocationCounter(node=node, window=2, lower=lower)
+    by_spans.add_token_spans(spans["token_spans"])
+    assert (by_spans.in_span, by_spans.node_freq, by_spans.span_size) == (
+        by_list.in_span,
+        by_list.node_freq,
+        by_list.span_size,
+    )
+
+
+def test_tokens_are_asked_as_whole_words() -> None:
+    """A token is a word of the index, never a fragment: ``the`` does not stand for ``there``."""
+    assert token_expression(["the", "Water"]) == '("the") AND ("water")'
+    assert token_expression(["well-known"]) == '("well") AND ("known")'
+    assert token_expression(["can"]) == '("can" OR "cannot")'  # the tokenizer cuts it out of cannot
+    assert token_expression(["straße", "``"]) is None  # left to the caller's check
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE fts_vocab (term TEXT PRIMARY KEY)")
+    con.executemany("INSERT INTO fts_vocab VALUES (?)", [("water",), ("waters",)])
+    cur = con.cursor()
+    assert narrowing_expression(cur, ["ater"], ["the"]) == '("water" OR "waters") AND ("the")'
+    assert narrowing_expression(cur, ["zebr"], ["the"]) == "\x00nothing"
