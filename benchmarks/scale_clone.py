@@ -25,7 +25,8 @@ from scale import varying
 
 from sacorpus.storage.counts import ALL, CountDelta, count_key, index_text, is_word
 from sacorpus.storage.layout import pack_document, unpack_document, unpack_tokens
-from sacorpus.storage.sqlite import _STORED, SQLiteStore
+from sacorpus.storage.sqlite import SQLiteStore
+from sacorpus.storage.sqlite_rows import STORED as _STORED
 
 
 def cloned_store(base: Path, dest: Path, base_n: int, n: int) -> float:
@@ -82,9 +83,12 @@ def cloned_store(base: Path, dest: Path, base_n: int, n: int) -> float:
         for k in (key, (ALL, ALL, ALL, key[3])):
             for word, c in words_of[content].items():
                 delta.words[(k, word)] += articles * c
-    SQLiteStore._apply_delta(conn.cursor(), delta)
     conn.execute("COMMIT")
     conn.execute("DETACH DATABASE src")
     source.close()
     conn.close()
+    # the counts through the store's own write (its word and key ids), in one transaction
+    store = SQLiteStore(str(dest), spill_path=str(dest.parent / "clone-spill.jsonl"))
+    with store, store._cursor(write=True) as cur:
+        store._apply_delta(cur, delta)
     return n / (time.perf_counter() - start)
