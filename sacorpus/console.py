@@ -31,9 +31,9 @@ def main(argv: list[str] | None = None) -> None:
 
     if args and args[0] in COMMANDS and "--pdb" not in args:
         sys.exit(run_corpus_command(args[0], args[1:]))
-    from scrapy.utils.conf import closest_scrapy_cfg
+    from sacorpus.corpus.project_settings import closest_config
 
-    if not os.environ.get("SCRAPY_SETTINGS_MODULE") and not closest_scrapy_cfg():
+    if not os.environ.get("SCRAPY_SETTINGS_MODULE") and closest_config() is None:
         os.environ["SCRAPY_SETTINGS_MODULE"] = SETTINGS_MODULE
     from scrapy.cmdline import execute
 
