@@ -27,29 +27,46 @@ _ISO = re.compile(
     r"\s*(?P<tz>Z|UTC|GMT|[+-][0-2]\d(?::?[0-5]\d)?)?)?"
 )
 _W3C_PARTIAL = re.compile(r"((?:19|20)\d{2})(?:-([01]\d))?")
-_MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        [
-            "january jan januar janvier enero janeiro gennaio januarie",
-            "february feb februar février fevrier febrero fevereiro febbraio februarie",
-            "march mar märz maerz mars marzo março maart",
-            "april apr avril abril aprile",
-            "may mai mayo maio maggio mei",
-            "june jun juni juin junio junho giugno junie",
-            "july jul juli juillet julio julho luglio julie",
-            "august aug août aout agosto augustus",
-            "september sep sept septembre septiembre setembro settembre",
-            "october oct oktober octobre octubre outubro ottobre",
-            "november nov novembre noviembre novembro",
-            "december dec dezember décembre decembre diciembre dezembro dicembre desember",
-        ]
-    )
-    for m in names.split()
-}
+#: Month names by month: English and the European languages news sites most often use, then the South
+#: African official languages. For the Nguni and Sotho-Tswana languages both the loan names news pages
+#: print ("Mashi", "Okthoba") and the traditional names ("uNdasa", "Mopitlwe") are listed; Venda and
+#: Tsonga pages print loan names close enough to the ones here or the English ones.
+_MONTH_NAMES = [
+    "january jan januar janvier enero janeiro gennaio januarie januwari janyuwari masingana mqungu "
+    "pherekgong ferikgong",
+    "february feb februar février fevrier febrero fevereiro febbraio februarie februwari febhuwari "
+    "nhlolanja mdumba hlakola tlhakole",
+    "march mar märz maerz mars marzo março maart mashi matshi ndasa kwindla hlakubele mopitlwe",
+    "april apr avril abril aprile ephreli epreli aphreli apreli mbasa tshazimpuzi mmesa moranang",
+    "may mai mayo maio maggio mei meyi nhlaba canzibe motsheanong motsheganong",
+    "june jun juni juin junio junho giugno junie nhlangulana silimela phupjane seetebosigo",
+    "july jul juli juillet julio julho luglio julie julayi ntulikazi khala phupu phukwi",
+    "august aug août aout agosto augustus agasti ncwaba thupha phato phatwe",
+    "september sep sept septembre septiembre setembro settembre septhemba septemba mandulo msintsi lwetse",
+    "october oct oktober octobre octubre outubro ottobre okthoba okthobha oktoba mfumfu dwarha "
+    "mphalane diphalane",
+    "november nov novembre noviembre novembro novemba lwezi nkanga pudungwana ngwanatsele",
+    "december dec dezember décembre decembre diciembre dezembro dicembre desember disemba zibandlela "
+    "mnga tshitwe sedimonthole",
+]
+_MONTHS = {m: i + 1 for i, names in enumerate(_MONTH_NAMES) for m in names.split()}
+#: What Nguni and Sotho-Tswana grammar glues before a month name ("kuMashi", "ngoJanuwari", "uNdasa",
+#: "eyoMqungu", "ka-Okthoba"): tried only when the whole word is not a month name.
+_MONTH_PREFIX = re.compile(r"^(?:ngoka|ngo|nge|ku|ka|eyo|eye|yo|ye|u|e)-?")
+
+
+def _month(name: str) -> int | None:
+    """The month a month word names, with or without a grammatical prefix, or None."""
+    word = name.lower().rstrip(".")
+    if word in _MONTHS:
+        return _MONTHS[word]
+    bare = _MONTH_PREFIX.sub("", word)
+    return _MONTHS.get(bare) if len(bare) > 3 else None  # "kuMar" is not a date; "Kumar" is a name
+
+
 _TEXT_DATE = re.compile(
-    r"(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\.?\s+(?P<mon1>[^\W\d_]{3,10})\.?,?\s+(?P<y1>(?:19|20)\d{2})"
-    r"|(?P<mon2>[^\W\d_]{3,10})\.?\s+(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y2>(?:19|20)\d{2})"
+    r"(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\.?\s+(?P<mon1>[^\W\d_][\w-]{2,13})\.?,?\s+(?P<y1>(?:19|20)\d{2})"
+    r"|(?P<mon2>[^\W\d_][\w-]{2,13})\.?\s+(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y2>(?:19|20)\d{2})"
     r"|(?P<d3>[0-3]?\d)[./](?P<m3>[01]?\d)[./](?P<y3>(?:19|20)\d{2})",
     re.I,
 )
@@ -139,10 +156,10 @@ def _from_text(m: re.Match[str], value: str) -> datetime | None:
     """ "5 May 2024", "May 5th, 2024" or "05.05.2024", with the first time of day after it."""
     try:
         if m["y1"]:
-            month = _MONTHS.get(m["mon1"].lower().rstrip("."))
+            month = _month(m["mon1"])
             day, year = int(m["d1"]), int(m["y1"])
         elif m["y2"]:
-            month = _MONTHS.get(m["mon2"].lower().rstrip("."))
+            month = _month(m["mon2"])
             day, year = int(m["d2"]), int(m["y2"])
         else:
             month, day, year = int(m["m3"]), int(m["d3"]), int(m["y3"])

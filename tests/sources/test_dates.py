@@ -93,6 +93,28 @@ def test_page_dates_keep_their_offset_and_text_dates_are_read():
     assert parse_date(str(datetime.now(UTC).year + 5)) is None  # in the future: not a news date
 
 
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("ngoLwesibili, 12 kuMashi 2024", (2024, 3, 12)),  # isiZulu, a loan name with its prefix
+        ("Okthoba 3, 2023", (2023, 10, 3)),
+        ("15 Matshi 2022", (2022, 3, 15)),  # isiXhosa
+        ("1 uNdasa 2021", (2021, 3, 1)),  # isiZulu, the traditional name
+        ("7 EyeSilimela 2020", (2020, 6, 7)),  # isiXhosa, the traditional name
+        ("20 Mopitlwe 2019", (2019, 3, 20)),  # Setswana
+        ("9 Phupjane 2018", (2018, 6, 9)),  # Sesotho
+        ("4 Desember 2017", (2017, 12, 4)),  # Afrikaans
+    ],
+)
+def test_south_african_month_names_are_read(text, expected):
+    assert parse_date(text) == datetime(*expected, tzinfo=UTC)
+
+
+def test_a_name_that_ends_in_a_short_month_is_not_a_month():
+    assert parse_date("3 Kumar 2024") is None
+    assert parse_date("3 Tuesday 2024") is None
+
+
 def test_windows_read_both_forms_and_whole_days():
     since, until = date(2024, 3, 5), date(2024, 3, 5)
     assert in_window("2024-03-05T23:59:59Z", since, until)
