@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -34,6 +35,8 @@ def test_wordlist_check_says_the_counts_equal_a_recount(run) -> None:
     res = run("wordlist", "--check")
     assert res.returncode == 0, res.stderr
     assert "equal a full recount" in res.stderr
+    read = re.search(r"^(\d+) articles counted of (\d+) read", res.stderr, re.M)
+    assert read and read[1] == read[2] and int(read[1]) > 0, res.stderr  # the recount's articles
 
 
 @pytest.mark.parametrize("pattern", ["water", "Water", "ate", "land reform"])

@@ -59,8 +59,9 @@ class Wordlist(CorpusCommand):
         self, store: ArticleStore, flt: ArticleFilter, opts: argparse.Namespace, counts: ScanCounts
     ) -> None:
         if opts.rebuild_counts or opts.check:
-            self.maintain(store, opts)
-            if opts.check:
+            checked = self.maintain(store, opts)
+            if opts.check:  # the scan line says how many articles the recount read
+                counts.scanned = counts.matched = checked
                 return
         # kept counts are the articles'; the readers' comments are counted from their own tokens
         kept = (
@@ -85,11 +86,19 @@ class Wordlist(CorpusCommand):
                 out.write(row.tsv() + "\n")
         self.written = len(rows)
 
-    def maintain(self, store: ArticleStore, opts: argparse.Namespace) -> None:
-        """--rebuild-counts and --check, with a progress bar over the stored articles."""
+    def maintain(self, store: ArticleStore, opts: argparse.Namespace) -> int:
+        """--rebuild-counts and --check, with a progress bar over the stored articles; the number of
+        articles the check recounted."""
         from tqdm import tqdm
 
         from sacorpus.storage.maintenance import COUNTS, check_counts, rebuild_indexes
+
+        read = 0
+
+        def progress(n: int) -> None:
+            nonlocal read
+            read += n
+            bar.update(n)
 
         with tqdm(
             total=store.count(), desc="counts", unit=" art", disable=opts.no_progress, file=sys.stderr
@@ -98,15 +107,14 @@ class Wordlist(CorpusCommand):
                 n = rebuild_indexes(store, (COUNTS,), progress=bar.update)
                 print(f"word counts rebuilt from {n} articles", file=sys.stderr)
                 bar.reset()
-            if opts.check:
-                problems = check_counts(store, progress=bar.update)
-        if opts.check:
-            for line in problems:
-                print(f"wordlist: counts differ: {line}", file=sys.stderr)
-            if problems:
-                self.exitcode = 1
-            else:
-                print("wordlist: the kept word counts equal a full recount", file=sys.stderr)
+            problems = check_counts(store, progress=progress) if opts.check else []
+        for line in problems:
+            print(f"wordlist: counts differ: {line}", file=sys.stderr)
+        if problems:
+            self.exitcode = 1
+        elif opts.check:
+            print("wordlist: the kept word counts equal a full recount", file=sys.stderr)
+        return read
 
     def summarize(self, opts: argparse.Namespace, flt: ArticleFilter) -> None:
         if opts.check:
