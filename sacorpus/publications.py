@@ -19,6 +19,7 @@ import tomllib
 from dataclasses import dataclass, field
 from datetime import date
 from importlib import resources
+from typing import Any
 
 from sacorpus.iso639 import language_code_problem
 from sacorpus.publication_comments import CommentRules, read_comments
@@ -358,10 +359,18 @@ class PublicationRegistry:
 
     Why: the page stage and ``scrapy reextract`` find an article's rules through its own publication
     slug, not through the spider that fetched it. Lookups are cached, misses too (None: default rules).
+    ``directory`` is the extra publication directory (the SACORPUS_PUBLICATIONS_DIR setting; the
+    environment variable of that name when not given), so ``-s`` reaches the rules as it reaches the
+    spider loader.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, directory: str | None = None) -> None:
+        self.directory = directory or None
         self._known: dict[str, Publication | None] = {}
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> PublicationRegistry:
+        return cls(settings.get(DIRECTORY_VARIABLE) or None)
 
     def add(self, publication: Publication) -> None:
         self._known[publication.slug] = publication
@@ -371,7 +380,7 @@ class PublicationRegistry:
             return None
         if slug not in self._known:
             try:
-                self._known[slug] = load_publication(slug)
+                self._known[slug] = load_publication(slug, self.directory)
             except PublicationError:
                 self._known[slug] = None
         return self._known[slug]

@@ -98,7 +98,7 @@ class Command(CorpusCommand, ScrapyAdapter):
 
     def prepare(self, args: list[str], opts: argparse.Namespace, flt: ArticleFilter) -> None:
         self.changed: Counter[str] = Counter()
-        self.publications = PublicationRegistry()
+        self.publications = PublicationRegistry.from_settings(self.settings)
         self.histories = PublicationHistories()
 
     def scan(

@@ -77,6 +77,7 @@ class DedupPipeline:
             "SACORPUS_STORE_COOLOFF_SECONDS", defaults.SACORPUS_STORE_COOLOFF_SECONDS
         )
         pipe = cls(shared, config, crawler.stats, cooloff)
+        pipe.publications = PublicationRegistry.from_settings(crawler.settings)
         pipe.crawler = crawler
         return pipe
 

@@ -58,6 +58,7 @@ class PagePipeline:
             max_bytes=settings.getint("SACORPUS_GZIP_MAX_BYTES", defaults.SACORPUS_GZIP_MAX_BYTES),
         )
         pipeline = cls(options, crawler.stats)
+        pipeline.publications = PublicationRegistry.from_settings(settings)
         crawler.signals.connect(pipeline.spider_opened, signal=signals.spider_opened)
         spider = getattr(crawler, "spider", None)
         if spider is not None:

@@ -6,7 +6,13 @@ from datetime import date
 
 import pytest
 
-from sacorpus.publications import PublicationError, load_all, parse_publication, publication_slugs
+from sacorpus.publications import (
+    PublicationError,
+    PublicationRegistry,
+    load_all,
+    parse_publication,
+    publication_slugs,
+)
 from sacorpus.text.rules import choose_layout
 
 REQUIRED = {
@@ -150,3 +156,13 @@ def test_shipped_dated_rules_resolve() -> None:
     iol = load_all()["iol"]
     assert iol.rules_for(date(2015, 3, 1)).valid_until is not None
     assert iol.rules_for(date(2025, 3, 1)).valid_until is None
+
+
+def test_the_registry_reads_the_directory_the_settings_name(tmp_path, monkeypatch) -> None:
+    """A crawl's ``-s SACORPUS_PUBLICATIONS_DIR=...`` reaches the stages that look rules up by slug."""
+    monkeypatch.delenv("SACORPUS_PUBLICATIONS_DIR", raising=False)
+    (tmp_path / "testtimes.toml").write_text(VALID)
+    assert PublicationRegistry().get("testtimes") is None  # not shipped, no directory given
+    found = PublicationRegistry.from_settings({"SACORPUS_PUBLICATIONS_DIR": str(tmp_path)}).get("testtimes")
+    assert found is not None and found.name == "Test Times"
+    assert PublicationRegistry.from_settings({}).get("iol") is not None  # the shipped files still
