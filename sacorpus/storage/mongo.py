@@ -55,6 +55,8 @@ def with_direct_connection(uri: str) -> str:
     return f"{uri}{sep}directConnection=true"
 
 
+#: how long the client waits for a heartbeat answer before it counts the server as gone (see open)
+HEARTBEAT_PATIENCE_MS = 60_000
 #: MongoDB refuses documents over 16 MiB; a record is trimmed below this, largest stored parts first
 MAX_DOC_BYTES = 15 * 1024 * 1024
 _TRIM_ORDER = (
@@ -186,8 +188,13 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
         if self._client is not None:
             return
         try:
+            # An unreachable server fails server selection within timeout_ms. The connect timeout is
+            # also the heartbeat's socket timeout: a busy server that answers a heartbeat late must not
+            # count as gone (the client would cancel the writes in flight), so it is longer.
             client: MongoClient[dict[str, Any]] = MongoClient(
-                self.uri, serverSelectionTimeoutMS=self.timeout_ms, connectTimeoutMS=self.timeout_ms
+                self.uri,
+                serverSelectionTimeoutMS=self.timeout_ms,
+                connectTimeoutMS=max(self.timeout_ms, HEARTBEAT_PATIENCE_MS),
             )
             db = client[self.database]
             db.articles.create_index([("url", ASCENDING)], unique=True)

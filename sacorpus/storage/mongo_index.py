@@ -21,9 +21,19 @@ from pymongo.errors import PyMongoError
 from sacorpus.storage.base import StorageError
 from sacorpus.storage.counts import ALL, CountDelta, KeptCount, StoreFilter, WordCounts, search_terms
 
+#: Count changes are written this many operations a request. A batch of 500 articles changes tens of
+#: thousands of counts; in one request a single-threaded server (SecantusDB) is busy long enough to miss
+#: the client's heartbeat, and the client then cancels the write as if the server had gone.
+COUNT_OPS_PER_REQUEST = 5000
 TERMS_READY = "index:fts"
 COUNTS_READY = "index:word_counts"
 _KEY = ("p", "m", "l", "d")
+
+
+def _bulk_in_requests(collection: Any, ops: Sequence[UpdateOne | DeleteOne]) -> None:
+    """``ops`` (independent of each other: unordered) in requests of COUNT_OPS_PER_REQUEST."""
+    for start in range(0, len(ops), COUNT_OPS_PER_REQUEST):
+        collection.bulk_write(ops[start : start + COUNT_OPS_PER_REQUEST], ordered=False)
 
 
 def mongo_where(where: StoreFilter) -> dict[str, Any]:
@@ -99,10 +109,8 @@ class MongoCorpusIndex:
             )
             if n < 0:
                 lowered.append(DeleteOne({"_id": doc_id, "n": {"$lte": 0}}))
-        if ops:
-            self.db.word_counts.bulk_write(ops, ordered=False)
-        if lowered:
-            self.db.word_counts.bulk_write(lowered, ordered=False)
+        _bulk_in_requests(self.db.word_counts, ops)
+        _bulk_in_requests(self.db.word_counts, lowered)
         ops, lowered = [], []
         for *key, articles, tokens, words in delta.total_rows():
             doc_id = "\x1f".join(map(str, key))
@@ -114,10 +122,8 @@ class MongoCorpusIndex:
             )
             if articles < 0:
                 lowered.append(DeleteOne({"_id": doc_id, "articles": {"$lte": 0}}))
-        if ops:
-            self.db.count_totals.bulk_write(ops, ordered=False)
-        if lowered:
-            self.db.count_totals.bulk_write(lowered, ordered=False)
+        _bulk_in_requests(self.db.count_totals, ops)
+        _bulk_in_requests(self.db.count_totals, lowered)
 
     def _index_write(self, old: Mapping[str, Mapping[str, Any]], new: Sequence[Mapping[str, Any]]) -> None:
         if not self._ready.get(COUNTS_READY):
