@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sacorpus.text.tagging.clusters import WordTables, learn_tables
+from sacorpus.text.tagging.clusters import WordTables, learn_tables, tag_lexicon
 from sacorpus.text.tagging.lemma import Lemmatizer
 from sacorpus.text.tagging.model import PosModel
 from sacorpus.text.tagging.perceptron import (
@@ -54,22 +54,31 @@ def train_on(language: str, sentences: list[Sentence], tables: WordTables, epoch
     tags = {t for s in sentences for t in s.upos}
     tagdict = build_tagdict(pairs)
 
-    def make(reverse: bool = False, backward: SequenceTagger | None = None) -> SequenceTagger:
+    def make(
+        reverse: bool = False, backward: SequenceTagger | None = None, lexicon: dict[str, str] | None = None
+    ) -> SequenceTagger:
         return SequenceTagger(
             AveragedPerceptron(tags),
             tagdict,
             tables.clusters,
             capitals=tables.capitals,
+            lexicon=lexicon,
             reverse=reverse,
             backward=backward,
         )
 
+    lexicon = None
+    if DESIGN.get("lexicon") and tables.text:
+        # a first, one-pass model tags the unlabelled text; its votes per word become a feature
+        first = make()
+        first.train(pairs, epochs=epochs, seed=SEED)
+        lexicon = tag_lexicon(first.tag, tables.text)
     backward = hints = None
     if DESIGN["two_pass"]:
-        backward = make(reverse=True)
+        backward = make(reverse=True, lexicon=lexicon)
         backward.train(pairs, epochs=epochs, seed=SEED)
-        hints = jackknife(lambda: make(reverse=True), pairs, DESIGN["folds"], epochs, SEED)
-    tagger = make(backward=backward)
+        hints = jackknife(lambda: make(reverse=True, lexicon=lexicon), pairs, DESIGN["folds"], epochs, SEED)
+    tagger = make(backward=backward, lexicon=lexicon)
     tagger.train(pairs, epochs=epochs, seed=SEED, hints=hints)
     lemmatizer = Lemmatizer.learn(
         (f, u, lem) for s in sentences for f, u, lem in zip(s.forms, s.upos, s.lemmas, strict=True)
