@@ -20,7 +20,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sacorpus.text.tagging.clusters import WordTables, learn_tables, tag_lexicon
+from sacorpus.text.tagging.clusters import (
+    WordTables,
+    learn_tables,
+    page_paragraphs,
+    sentences_of,
+    tag_lexicon,
+)
 from sacorpus.text.tagging.lemma import Lemmatizer
 from sacorpus.text.tagging.model import PosModel
 from sacorpus.text.tagging.perceptron import (
@@ -38,7 +44,7 @@ TRAIN_SPLITS = {
 SEED = 17
 EPOCHS = 12
 #: the design, chosen by cross-validation on the training split (see --cross-validate)
-DESIGN = {"two_pass": True, "folds": 4}
+DESIGN = {"two_pass": True, "folds": 4, "lexicon": True}
 
 
 def train(language: str, data: Path, tables: WordTables, epochs: int = EPOCHS) -> PosModel:
@@ -127,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--clusters-from",
         type=Path,
-        help="reuse the word clusters and capitalisation shares of a model file (skips learning them)",
+        help="reuse the word clusters and capitalisation shares of a model file (skips learning them; "
+        "with --clusters, those pages are still read for the lexicon of tags)",
     )
     parser.add_argument("--language", choices=sorted(TRAIN_SPLITS), action="append")
     parser.add_argument("--epochs", type=int, default=EPOCHS)
@@ -146,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         tables = WordTables({}, {})
         if args.clusters_from and language == "en":
             tagger = PosModel.load(args.clusters_from).tagger
-            tables = WordTables(tagger.clusters, tagger.capitals)
+            text = list(sentences_of(page_paragraphs(args.clusters))) if args.clusters else []
+            tables = WordTables(tagger.clusters, tagger.capitals, text)
         elif args.clusters and language == "en":
             tables = learn_tables(args.clusters, seed=SEED)
         if args.cross_validate:

@@ -124,7 +124,9 @@ def tag_lexicon(
             continue
         ranked = counts.most_common(2)
         first = ranked[0][0]
-        lexicon[word] = first if ranked[0][1] >= min_share * total or len(ranked) < 2 else f"{first}/{ranked[1][0]}"
+        lexicon[word] = (
+            first if ranked[0][1] >= min_share * total or len(ranked) < 2 else f"{first}/{ranked[1][0]}"
+        )
     return lexicon
 
 
