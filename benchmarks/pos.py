@@ -55,6 +55,18 @@ def evaluate(model: PosModel, test: list[Sentence]) -> tuple[float, float, float
     return right / total, lemma_right / total, total / max(seconds, 1e-9), total
 
 
+def unseen_accuracy(model: PosModel, train: list[Sentence], test: list[Sentence]) -> tuple[float, int]:
+    """UPOS accuracy on the test words the training split never shows (where most errors are)."""
+    seen = {form.lower() for s in train for form in s.forms}
+    right = total = 0
+    for s in test:
+        for form, guess, gold in zip(s.forms, model.tagger.tag(s.forms), s.upos, strict=True):
+            if form.lower() not in seen:
+                right += guess == gold
+                total += 1
+    return right / max(total, 1), total
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -70,9 +82,11 @@ def main(argv: list[str] | None = None) -> int:
             s for split in splits for s in read_conllu(args.data / folder / f"{folder}-ud-{split}.conllu")
         ]
         test = list(read_conllu(args.data / folder / f"{folder}-ud-test.conllu"))[: args.limit]
-        model = PosModel.load(args.models / f"pos_{language}.json.gz")
+        path = args.models / f"pos_{language}.json.gz"
+        model = PosModel.load(path)
         base_upos, base_lemma = baseline(train, test)
         upos, lemma, speed, tokens = evaluate(model, test)
+        unseen, unseen_tokens = unseen_accuracy(model, train, test)
         ok = upos >= TARGETS[language] and speed >= SPEED_TARGET
         failed |= not ok
         print(
@@ -81,12 +95,19 @@ def main(argv: list[str] | None = None) -> int:
             f"{base_lemma:.2%}); {speed:,.0f} tokens/s on one core (target {SPEED_TARGET:,.0f}) "
             f"{'OK' if ok else 'BELOW TARGET'}"
         )
+        print(
+            f"{language}   UPOS on the {unseen_tokens} test tokens unseen in training {unseen:.2%}; "
+            f"model file {path.stat().st_size / 1e6:.2f} MB"
+        )
         other = args.compare / f"pos_{language}.json.gz" if args.compare else None
         if other and other.is_file():
-            o_upos, o_lemma, o_speed, _ = evaluate(PosModel.load(other), test)
+            other_model = PosModel.load(other)
+            o_upos, o_lemma, o_speed, _ = evaluate(other_model, test)
+            o_unseen, _ = unseen_accuracy(other_model, train, test)
             print(
                 f"{language} compared with {other}: UPOS {o_upos:.2%} ({upos - o_upos:+.2%}), "
-                f"lemma {o_lemma:.2%} ({lemma - o_lemma:+.2%}), {o_speed:,.0f} tokens/s"
+                f"unseen {o_unseen:.2%} ({unseen - o_unseen:+.2%}), lemma {o_lemma:.2%} "
+                f"({lemma - o_lemma:+.2%}), {o_speed:,.0f} tokens/s, {other.stat().st_size / 1e6:.2f} MB"
             )
     return 1 if failed else 0
 

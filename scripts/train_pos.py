@@ -20,7 +20,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sacorpus.text.tagging.clusters import WordTables, learn_tables
+from sacorpus.text.tagging.clusters import (
+    WordTables,
+    learn_tables,
+    page_paragraphs,
+    sentences_of,
+    tag_lexicon,
+)
 from sacorpus.text.tagging.lemma import Lemmatizer
 from sacorpus.text.tagging.model import PosModel
 from sacorpus.text.tagging.perceptron import (
@@ -38,7 +44,7 @@ TRAIN_SPLITS = {
 SEED = 17
 EPOCHS = 12
 #: the design, chosen by cross-validation on the training split (see --cross-validate)
-DESIGN = {"two_pass": True, "folds": 4}
+DESIGN = {"two_pass": True, "folds": 4, "lexicon": True}
 
 
 def train(language: str, data: Path, tables: WordTables, epochs: int = EPOCHS) -> PosModel:
@@ -54,22 +60,31 @@ def train_on(language: str, sentences: list[Sentence], tables: WordTables, epoch
     tags = {t for s in sentences for t in s.upos}
     tagdict = build_tagdict(pairs)
 
-    def make(reverse: bool = False, backward: SequenceTagger | None = None) -> SequenceTagger:
+    def make(
+        reverse: bool = False, backward: SequenceTagger | None = None, lexicon: dict[str, str] | None = None
+    ) -> SequenceTagger:
         return SequenceTagger(
             AveragedPerceptron(tags),
             tagdict,
             tables.clusters,
             capitals=tables.capitals,
+            lexicon=lexicon,
             reverse=reverse,
             backward=backward,
         )
 
+    lexicon = None
+    if DESIGN.get("lexicon") and tables.text:
+        # a first, one-pass model tags the unlabelled text; its votes per word become a feature
+        first = make()
+        first.train(pairs, epochs=epochs, seed=SEED)
+        lexicon = tag_lexicon(first.tag, tables.text)
     backward = hints = None
     if DESIGN["two_pass"]:
-        backward = make(reverse=True)
+        backward = make(reverse=True, lexicon=lexicon)
         backward.train(pairs, epochs=epochs, seed=SEED)
-        hints = jackknife(lambda: make(reverse=True), pairs, DESIGN["folds"], epochs, SEED)
-    tagger = make(backward=backward)
+        hints = jackknife(lambda: make(reverse=True, lexicon=lexicon), pairs, DESIGN["folds"], epochs, SEED)
+    tagger = make(backward=backward, lexicon=lexicon)
     tagger.train(pairs, epochs=epochs, seed=SEED, hints=hints)
     lemmatizer = Lemmatizer.learn(
         (f, u, lem) for s in sentences for f, u, lem in zip(s.forms, s.upos, s.lemmas, strict=True)
@@ -91,7 +106,15 @@ def train_on(language: str, sentences: list[Sentence], tables: WordTables, epoch
     return model
 
 
-def cross_validate(language: str, data: Path, tables: WordTables, folds: int, epochs: int = EPOCHS) -> float:
+def cross_validate(
+    language: str,
+    data: Path,
+    tables: WordTables,
+    folds: int,
+    epochs: int = EPOCHS,
+    *,
+    last_only: bool = False,
+) -> float:
     """UPOS accuracy of models trained on all but one contiguous fold of the training split, pooled.
 
     How the design (DESIGN, epochs) is chosen without ever reading a test split.
@@ -99,7 +122,7 @@ def cross_validate(language: str, data: Path, tables: WordTables, folds: int, ep
     folder, splits = TRAIN_SPLITS[language]
     sentences = [s for split in splits for s in read_conllu(data / folder / f"{folder}-ud-{split}.conllu")]
     right = total = 0
-    for k in range(folds):
+    for k in range(folds - 1 if last_only else 0, folds):
         lo, hi = len(sentences) * k // folds, len(sentences) * (k + 1) // folds
         model = train_on(language, [*sentences[:lo], *sentences[hi:]], tables, epochs)
         for s in sentences[lo:hi]:
@@ -118,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--clusters-from",
         type=Path,
-        help="reuse the word clusters and capitalisation shares of a model file (skips learning them)",
+        help="reuse the word clusters and capitalisation shares of a model file (skips learning them; "
+        "with --clusters, those pages are still read for the lexicon of tags)",
     )
     parser.add_argument("--language", choices=sorted(TRAIN_SPLITS), action="append")
     parser.add_argument("--epochs", type=int, default=EPOCHS)
@@ -129,6 +153,11 @@ def main(argv: list[str] | None = None) -> int:
         help="print K-fold accuracy on the training split (contiguous folds) instead of writing models",
     )
     parser.add_argument(
+        "--last-fold",
+        action="store_true",
+        help="with --cross-validate: hold out only the last fold (a quick check, K times cheaper)",
+    )
+    parser.add_argument(
         "--design", type=json.loads, default={}, help="JSON overrides, e.g. '{\"two_pass\": false}'"
     )
     args = parser.parse_args(argv)
@@ -137,12 +166,13 @@ def main(argv: list[str] | None = None) -> int:
         tables = WordTables({}, {})
         if args.clusters_from and language == "en":
             tagger = PosModel.load(args.clusters_from).tagger
-            tables = WordTables(tagger.clusters, tagger.capitals)
+            text = list(sentences_of(page_paragraphs(args.clusters))) if args.clusters else []
+            tables = WordTables(tagger.clusters, tagger.capitals, text)
         elif args.clusters and language == "en":
             tables = learn_tables(args.clusters, seed=SEED)
         if args.cross_validate:
             print(
-                f"{language} {DESIGN}: {cross_validate(language, args.data, tables, args.cross_validate, args.epochs):.4f}"
+                f"{language} {DESIGN}: {cross_validate(language, args.data, tables, args.cross_validate, args.epochs, last_only=args.last_fold):.4f}"
             )
             continue
         model = train(language, args.data, tables, args.epochs)

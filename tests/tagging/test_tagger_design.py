@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from sacorpus.text.tagging.clusters import capital_shares
+from sacorpus.text.tagging.clusters import capital_shares, tag_lexicon
 from sacorpus.text.tagging.lemma import Lemmatizer
 from sacorpus.text.tagging.model import PosModel
 from sacorpus.text.tagging.perceptron import AveragedPerceptron, SequenceTagger, jackknife
@@ -89,10 +89,66 @@ def test_model_file_round_trips_both_passes_and_tables(tmp_path: Path) -> None:
     tagger = two_pass(train)
     tagger.capitals = {"ka": "0"}
     tagger.clusters = {"ka": "1.2"}
+    tagger.lexicon = {"ka": "PART/MARK"}
     model = PosModel("xx", "toy", tagger, Lemmatizer({}, {}))
     model.save(tmp_path / "m.json.gz")
     loaded = PosModel.load(tmp_path / "m.json.gz")
     assert loaded.tagger.backward is not None and loaded.tagger.backward.reverse
     assert loaded.tagger.capitals == {"ka": "0"} and loaded.tagger.clusters == {"ka": "1.2"}
+    assert loaded.tagger.lexicon == {"ka": "PART/MARK"}
     test = right_context_language(50, seed=5)
     assert [loaded.tagger.tag(t) for t, _ in test] == [tagger.tag(t) for t, _ in test]
+
+
+def test_tag_lexicon_keeps_the_votes_of_every_context() -> None:
+    """A first model's tags of unlabelled text, counted per word: the usual tag, or the two usual ones."""
+    text = [["the", "Run", "ends"], ["we", "run", "home"], ["a", "run", "."], ["the", "RUN", "."]] * 2
+    text += [["one", "rare"]]
+
+    def first_model(tokens: list[str]) -> list[str]:  # a deterministic rule standing in for a trained pass
+        return ["NOUN" if i and tokens[i - 1].lower() in {"the", "a"} else "X" for i in range(len(tokens))]
+
+    lexicon = tag_lexicon(first_model, text, min_count=3, min_share=0.8)
+    assert lexicon["run"] == "NOUN/X"  # a noun in three of four contexts: both tags, the first most frequent
+    assert lexicon["the"] == "X" and lexicon["."] == "X"
+    assert "rare" not in lexicon  # seen once: no vote to trust
+    assert tag_lexicon(first_model, text, min_count=3, min_share=0.7)["run"] == "NOUN"
+
+
+def test_lexicon_teaches_the_tag_of_words_the_training_data_lacks() -> None:
+    """New words in a context that does not tell their tags are known by their uses in unlabelled text.
+
+    ``we`` is always followed by a noun, ``so`` by a verb, ``and`` by either; made-up words have no
+    telling affixes. A first model tags unlabelled ``we N V`` sentences with words it never saw, and the
+    votes let the second model tag those words after ``and``, where nothing else tells.
+    """
+    rng = random.Random(7)
+    nouns = [_stem(rng) for _ in range(60)]
+    verbs = [_stem(rng) for _ in range(60)]
+
+    def noun_first(opener: str, noun: str, verb: str) -> tuple[list[str], list[str]]:
+        return [opener, noun, verb], ["CCONJ" if opener == "and" else "PRON", "NOUN", "VERB"]
+
+    def verb_first(opener: str, noun: str, verb: str) -> tuple[list[str], list[str]]:
+        return [opener, verb, noun], ["CCONJ" if opener == "and" else "ADV", "VERB", "NOUN"]
+
+    train = []
+    for _ in range(100):
+        noun, verb = rng.choice(nouns[:20]), rng.choice(verbs[:20])
+        train += [noun_first("we", noun, verb), verb_first("so", noun, verb)]
+        train.append((noun_first if rng.random() < 0.5 else verb_first)("and", noun, verb))
+    unlabelled = [noun_first("we", n, v)[0] for n, v in zip(nouns, verbs, strict=True)] * 3
+    test = [
+        (noun_first if k % 2 else verb_first)("and", n, v)
+        for k, (n, v) in enumerate(zip(nouns[20:], verbs[20:], strict=True))
+    ]
+    first = _tagger(train)
+    first.train(train, epochs=5, seed=1)
+    lexicon = tag_lexicon(first.tag, unlabelled)
+    assert lexicon[nouns[30]] == "NOUN" and lexicon[verbs[30]] == "VERB"
+    with_lexicon = _tagger(train, lexicon=lexicon)
+    with_lexicon.train(train, epochs=5, seed=1)
+    without = _tagger(train)
+    without.train(train, epochs=5, seed=1)
+    assert _accuracy(with_lexicon, test, 1) >= 0.95
+    assert _accuracy(without, test, 1) < 0.8

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gzip
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -85,16 +85,49 @@ def _kmeans(points: np.ndarray, k: int, rng: np.random.Generator, rounds: int = 
 
 
 class WordTables(NamedTuple):
-    """What unlabelled text tells the tagger about words: their clusters and capitalisation."""
+    """What unlabelled text tells the tagger about words: their clusters and capitalisation, and the
+    text itself (tokenized), which a first model tags to learn each word's usual tags."""
 
     clusters: dict[str, str]
     capitals: dict[str, str]
+    text: Sequence[Sequence[str]] = ()
 
 
 def learn_tables(folder: Path, *, seed: int) -> WordTables:
     """Both tables from the ``*.html.gz`` pages under ``folder`` (tokenized once)."""
     sentences = list(sentences_of(page_paragraphs(folder)))
-    return WordTables(learn_clusters(sentences, seed=seed), capital_shares(sentences))
+    return WordTables(learn_clusters(sentences, seed=seed), capital_shares(sentences), sentences)
+
+
+def tag_lexicon(
+    tag: Callable[[Sequence[str]], list[str]],
+    sentences: Iterable[Sequence[str]],
+    *,
+    min_count: int = 3,
+    min_share: float = 0.7,
+) -> dict[str, str]:
+    """Normalised word -> the tag a first model gives it most often in unlabelled text ("NOUN"), or its
+    two most frequent tags ("NOUN/VERB") when the first has less than ``min_share`` of its uses.
+
+    Why: a word the treebank never shows is often frequent in news text, and tagged in many contexts
+    there; the votes of all those contexts are a better guess of its part of speech than one sentence
+    gives, and the second model learns how far to trust them.
+    """
+    votes: dict[str, Counter[str]] = {}
+    for sentence in sentences:
+        for token, guess in zip(sentence, tag(sentence), strict=True):
+            votes.setdefault(normalise(token), Counter())[guess] += 1
+    lexicon = {}
+    for word, counts in votes.items():
+        total = sum(counts.values())
+        if total < min_count:
+            continue
+        ranked = counts.most_common(2)
+        first = ranked[0][0]
+        lexicon[word] = (
+            first if ranked[0][1] >= min_share * total or len(ranked) < 2 else f"{first}/{ranked[1][0]}"
+        )
+    return lexicon
 
 
 def learn_clusters(

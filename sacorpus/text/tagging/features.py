@@ -49,7 +49,7 @@ class Context:
     two on both sides so that a neighbour's value is one index away.
     """
 
-    __slots__ = ("capitals", "clusters", "forms", "hints", "shapes", "words")
+    __slots__ = ("capitals", "clusters", "forms", "hints", "lexicon", "shapes", "words")
 
     def __init__(
         self,
@@ -57,6 +57,7 @@ class Context:
         clusters: Mapping[str, str],
         capitals: Mapping[str, str],
         hints: Sequence[str] | None = None,
+        lexicon: Mapping[str, str] | None = None,
     ) -> None:
         self.forms = tokens
         self.words = padded(tokens)
@@ -64,6 +65,7 @@ class Context:
         self.clusters = [clusters.get(w) or "?" for w in self.words] if clusters else []
         self.capitals = [capitals.get(w) or "?" for w in self.words[2:-2]] if capitals else []
         self.hints = [*START, *hints, *END] if hints else []
+        self.lexicon = [lexicon.get(w) or "?" for w in self.words] if lexicon else []
 
 
 def features(i: int, ctx: Context, prev: str, prev2: str) -> list[str]:
@@ -81,7 +83,10 @@ def features(i: int, ctx: Context, prev: str, prev2: str) -> list[str]:
         "p1 " + low[:1],
         "p2 " + low[:2],
         "p3 " + low[:3],
+        "p4 " + low[:4],
         "sh " + ctx.shapes[i],
+        "sh-1 " + (ctx.shapes[i - 1] if i else "^"),
+        "sh+1 " + (ctx.shapes[i + 1] if i + 1 < len(ctx.shapes) else "$"),
         "t-1 " + prev,
         "t-2 " + prev2,
         "t-1t-2 " + prev + " " + prev2,
@@ -92,6 +97,7 @@ def features(i: int, ctx: Context, prev: str, prev2: str) -> list[str]:
         "w+2 " + words[j + 2],
         "w-1w " + words[j - 1] + " " + word,
         "ww+1 " + word + " " + words[j + 1],
+        "w-1w+1 " + words[j - 1] + " " + words[j + 1],
         "s3-1 " + words[j - 1][-3:],
         "s3+1 " + words[j + 1][-3:],
         f"len {min(len(form), 8)}",
@@ -101,6 +107,7 @@ def features(i: int, ctx: Context, prev: str, prev2: str) -> list[str]:
     if "-" in form and len(form) > 1:
         feats.append("hyphen")
         feats.append("hs " + low.rsplit("-", 1)[-1][-4:])
+        feats.append("hp " + low.split("-", 1)[0])
     _context_features(i, ctx, prev, feats)
     return feats
 
@@ -125,12 +132,17 @@ def _context_features(i: int, ctx: Context, prev: str, feats: list[str]) -> None
     if ctx.capitals:
         share = ctx.capitals[i]
         feats += ["k " + share, f"kc {share} {form[:1].isupper()} {i == 0}"]
+    lexicon = ctx.lexicon
+    if lexicon:
+        feats += ["a " + lexicon[j], "a-1 " + lexicon[j - 1], "a+1 " + lexicon[j + 1]]
     hints = ctx.hints
     if hints:
         feats += [
             "h " + hints[j],
             "h+1 " + hints[j + 1],
             "h+2 " + hints[j + 2],
+            "h-1 " + hints[j - 1],
+            f"h-1h {hints[j - 1]} {hints[j]}",
             f"hh+1 {hints[j]} {hints[j + 1]}",
             f"h+1h+2 {hints[j + 1]} {hints[j + 2]}",
             f"t-1h+1 {prev} {hints[j + 1]}",

@@ -19,9 +19,10 @@ from sacorpus.text.tagging.perceptron import AveragedPerceptron, SequenceTagger,
 
 #: languages with a shipped model (sacorpus/models/pos_<lang>.json.gz)
 MODEL_LANGUAGES = ("en", "af")
-#: 2 added the right-to-left pass and the capitalisation table; a format-1 file (one pass) still loads
-FORMAT = 2
-READABLE_FORMATS = (1, 2)
+#: 2 added the right-to-left pass and the capitalisation table; 3 the lexicon of tags in unlabelled
+#: text; older files (without those parts) still load
+FORMAT = 3
+READABLE_FORMATS = (1, 2, 3)
 
 
 @dataclass
@@ -50,6 +51,7 @@ class PosModel:
             "tagdict": self.tagger.tagdict,
             "clusters": self.tagger.clusters,
             "capitals": self.tagger.capitals,
+            "lexicon": self.tagger.lexicon,
             "backward": self.tagger.backward.model.weights if self.tagger.backward else None,
             "lemmas": self.lemmatizer.to_json(),
         }
@@ -61,7 +63,14 @@ class PosModel:
 
         def tagger(weights: Weights, **how: Any) -> SequenceTagger:
             model = AveragedPerceptron(doc["classes"], weights)
-            return SequenceTagger(model, doc["tagdict"], doc["clusters"], capitals=doc.get("capitals"), **how)
+            return SequenceTagger(
+                model,
+                doc["tagdict"],
+                doc["clusters"],
+                capitals=doc.get("capitals"),
+                lexicon=doc.get("lexicon"),
+                **how,
+            )
 
         backward = tagger(doc["backward"], reverse=True) if doc.get("backward") else None
         lemmas = doc["lemmas"]

@@ -86,6 +86,7 @@ class SequenceTagger:
         clusters: Mapping[str, str] | None = None,
         *,
         capitals: Mapping[str, str] | None = None,
+        lexicon: Mapping[str, str] | None = None,
         backward: SequenceTagger | None = None,
         reverse: bool = False,
     ) -> None:
@@ -93,6 +94,7 @@ class SequenceTagger:
         self.tagdict = dict(tagdict or {})
         self.clusters = dict(clusters or {})
         self.capitals = dict(capitals or {})
+        self.lexicon = dict(lexicon or {})
         self.backward = backward
         self.reverse = reverse
 
@@ -102,7 +104,7 @@ class SequenceTagger:
         if self.reverse:
             tokens = tokens[::-1]
             hints = hints[::-1] if hints else hints
-        return Context(tokens, self.clusters, self.capitals, hints)
+        return Context(tokens, self.clusters, self.capitals, hints, self.lexicon)
 
     def tag(self, tokens: Sequence[str], hints: Sequence[str] | None = None) -> list[str]:
         return self._walk(self._context(tokens, hints), None)
