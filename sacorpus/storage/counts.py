@@ -79,6 +79,7 @@ class CountDelta:
     words: Counter[tuple[CountKey, str]] = field(default_factory=Counter)
     totals: dict[CountKey, list[int]] = field(default_factory=dict)
     _tally: dict[tuple[CountKey, int], Counter[str]] = field(default_factory=dict, repr=False)
+    _moves: dict[tuple[CountKey, CountKey], Counter[str]] = field(default_factory=dict, repr=False)
 
     def add(self, record: Mapping[str, Any] | None, sign: int = 1, key: CountKey | None = None) -> None:
         """Count an article in (sign 1) or out (sign -1), under its key (``key``, or the record's own)
@@ -89,27 +90,37 @@ class CountDelta:
         self.add_tokens(tokens, key or count_key(record), sign)
 
     def add_tokens(self, tokens: list[Any], key: CountKey, sign: int = 1) -> None:
-        kinds = set(tokens)  # each distinct token tested once
-        words = {t for t in kinds if isinstance(t, str) and is_word(t)}
-        word_tokens = [t for t in tokens if t in words]
-        n_tokens = (
-            len(tokens) if all(isinstance(t, str) for t in kinds) else sum(isinstance(t, str) for t in tokens)
-        )
-        for k in (key, (ALL, ALL, ALL, key[3])):
-            total = self.totals.setdefault(k, [0, 0, 0])
-            total[0] += sign
-            total[1] += sign * n_tokens
-            total[2] += sign * len(word_tokens)
+        word_tokens, n_tokens = _words(tokens)
+        for k in (key, _all_key(key)):
+            self._total(k, sign, n_tokens, len(word_tokens))
             tally = self._tally.get((k, sign))
             if tally is None:
                 tally = self._tally[(k, sign)] = Counter()
             tally.update(word_tokens)
 
     def move(self, tokens: list[Any], old: CountKey, new: CountKey) -> None:
-        """An article's counts from key ``old`` to key ``new`` (a relabel; its tokens unchanged)."""
-        if old != new:
-            self.add_tokens(tokens, old, -1)
-            self.add_tokens(tokens, new, 1)
+        """An article's counts from key ``old`` to key ``new`` (a relabel; its tokens unchanged).
+
+        Why one tally per (old, new) pair: a batch of relabels moves many articles between the same
+        two keys; their words are counted once (in C) and moved between the keys in :meth:`settle`.
+        """
+        if old == new:
+            return
+        word_tokens, n_tokens = _words(tokens)
+        for a, b in ((old, new), (_all_key(old), _all_key(new))):
+            if a != b:
+                self._total(a, -1, n_tokens, len(word_tokens))
+                self._total(b, 1, n_tokens, len(word_tokens))
+        moved = self._moves.get((old, new))
+        if moved is None:
+            moved = self._moves[(old, new)] = Counter()
+        moved.update(word_tokens)
+
+    def _total(self, key: CountKey, sign: int, n_tokens: int, n_words: int) -> None:
+        total = self.totals.setdefault(key, [0, 0, 0])
+        total[0] += sign
+        total[1] += sign * n_tokens
+        total[2] += sign * n_words
 
     def settle(self) -> Counter[tuple[CountKey, str]]:
         """Fold the tallies into ``words`` (once per batch) and return it."""
@@ -117,7 +128,14 @@ class CountDelta:
         for (key, sign), tally in self._tally.items():
             for word, n in tally.items():
                 words[(key, word)] += sign * n
+        for (old, new), moved in self._moves.items():
+            keys = [(old, new)] + ([(_all_key(old), _all_key(new))] if old[3] != new[3] else [])
+            for a, b in keys:
+                for word, n in moved.items():
+                    words[(a, word)] -= n
+                    words[(b, word)] += n
         self._tally.clear()
+        self._moves.clear()
         return words
 
     def word_rows(self) -> Iterator[tuple[str, str, str, int, str, int]]:
@@ -129,6 +147,21 @@ class CountDelta:
         for key, (articles, tokens, words) in self.totals.items():
             if articles or tokens or words:
                 yield (*key, articles, tokens, words)
+
+
+def _all_key(key: CountKey) -> CountKey:
+    """The whole-corpus key an article also counts under (duplicates apart)."""
+    return (ALL, ALL, ALL, key[3])
+
+
+def _words(tokens: list[Any]) -> tuple[list[str], int]:
+    """The word tokens of an article and its token count (each distinct token tested once)."""
+    kinds = set(tokens)
+    words = {t for t in kinds if isinstance(t, str) and is_word(t)}
+    n_tokens = (
+        len(tokens) if all(isinstance(t, str) for t in kinds) else sum(isinstance(t, str) for t in tokens)
+    )
+    return [t for t in tokens if t in words], n_tokens
 
 
 @dataclass(frozen=True)
