@@ -254,19 +254,24 @@ def rebuild_index(
 def _label_chunk(
     store: ArticleStore, labeller: Labeller, chunk: list[dict[str, Any]], labels: Counter[str]
 ) -> None:
-    """Label a chunk of stored records, then write the labels that changed and the relabels."""
-    writes: dict[str, dict[str, Any]] = {}
+    """Label a chunk of stored records, then write the labels that changed and the relabels.
+
+    A copy fetched before its original is labelled, then relabelled when the original comes: what is
+    compared with the stored row is its last label in the chunk, so an unchanged store is not written.
+    """
+    given: dict[str, dict[str, Any]] = {}
     for record in chunk:
         result = labeller.label(record, flush=False)
         labels[result.label if result is not None else "no_text"] += 1
-        fields = _label_fields(result)
-        if any(record.get(k) != v for k, v in fields.items()):
-            writes[record["url"]] = fields
+        given[record["url"]] = _label_fields(result)
     for url, relabel in labeller.pending.items():  # relabels are later than labels: they win
-        writes[url] = {**writes.get(url, {}), **relabel}
+        given[url] = {**given.get(url, {}), **relabel}
     labeller.pending.clear()
-    for url, fields in writes.items():
-        store.update_fields(url, fields)
+    stored = {record["url"]: record for record in chunk}
+    for url, fields in given.items():
+        record = stored.get(url)
+        if record is None or any(record.get(k) != v for k, v in fields.items()):
+            store.update_fields(url, fields)
 
 
 def _label_fields(result: DedupResult | None) -> dict[str, Any]:
