@@ -102,7 +102,7 @@ class CountDelta:
         """An article's counts from key ``old`` to key ``new`` (a relabel; its tokens unchanged).
 
         Why one tally per (old, new) pair: a batch of relabels moves many articles between the same
-        two keys; their words are counted once (in C) and moved between the keys in :meth:`settle`.
+        two keys; their words are counted in C and moved between the keys once per batch.
         """
         if old == new:
             return
@@ -111,10 +111,10 @@ class CountDelta:
             if a != b:
                 self._total(a, -1, n_tokens, len(word_tokens))
                 self._total(b, 1, n_tokens, len(word_tokens))
-        moved = self._moves.get((old, new))
-        if moved is None:
-            moved = self._moves[(old, new)] = Counter()
-        moved.update(word_tokens)
+                moved = self._moves.get((a, b))
+                if moved is None:
+                    moved = self._moves[(a, b)] = Counter()
+                moved.update(word_tokens)
 
     def _total(self, key: CountKey, sign: int, n_tokens: int, n_words: int) -> None:
         total = self.totals.setdefault(key, [0, 0, 0])
@@ -125,18 +125,41 @@ class CountDelta:
     def settle(self) -> Counter[tuple[CountKey, str]]:
         """Fold the tallies into ``words`` (once per batch) and return it."""
         words = self.words
-        for (key, sign), tally in self._tally.items():
-            for word, n in tally.items():
-                words[(key, word)] += sign * n
-        for (old, new), moved in self._moves.items():
-            keys = [(old, new)] + ([(_all_key(old), _all_key(new))] if old[3] != new[3] else [])
-            for a, b in keys:
-                for word, n in moved.items():
-                    words[(a, word)] -= n
-                    words[(b, word)] += n
+        for key, word, n in self._unfolded():
+            words[(key, word)] += n
         self._tally.clear()
         self._moves.clear()
         return words
+
+    def _unfolded(self) -> Iterator[tuple[CountKey, str, int]]:
+        for (key, sign), tally in self._tally.items():
+            for word, n in tally.items():
+                yield key, word, sign * n
+        for (old, new), moved in self._moves.items():
+            for word, n in moved.items():
+                yield old, word, -n
+                yield new, word, n
+
+    def changes(self) -> Iterator[tuple[CountKey, str, int]]:
+        """Every (key, word, change), a key and word maybe more than once: for a store that adds the
+        changes up itself. Why not folded first: folding a batch of relabels cost a Python step per
+        change and a second copy of the batch in memory (most of ``dedup --rebuild``'s memory)."""
+        yield from ((key, word, n) for (key, word), n in self.words.items() if n)
+        yield from self._unfolded()
+
+    def words_changed(self) -> set[str]:
+        """The words :meth:`changes` names."""
+        words = {word for _key, word in self.words}
+        for counts in (*self._tally.values(), *self._moves.values()):
+            words.update(counts)
+        return words
+
+    def keys_changed(self) -> set[CountKey]:
+        """The keys :meth:`changes` and the totals name."""
+        keys = {key for key, _word in self.words} | self.totals.keys()
+        keys.update(key for key, _sign in self._tally)
+        keys.update(key for pair in self._moves for key in pair)
+        return keys
 
     def word_rows(self) -> Iterator[tuple[str, str, str, int, str, int]]:
         for (key, word), n in self.settle().items():

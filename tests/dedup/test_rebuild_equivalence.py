@@ -13,6 +13,7 @@ import dataclasses
 import random
 
 import pytest
+from test_dedup_index import BOILER, story, text
 
 from sacorpus.items import Article
 from sacorpus.pipelines.dedup import apply_result
@@ -21,8 +22,6 @@ from sacorpus.storage.maintenance import check_counts
 from sacorpus.storage.sqlite import SQLiteStore
 from sacorpus.text.dedup import DedupConfig, order_key
 from sacorpus.text.dedup_labels import Labeller, rebuild_index
-
-from test_dedup_index import BOILER, story, text
 
 
 def _reword(sentence: str, rng: random.Random) -> str:
