@@ -269,8 +269,8 @@ def _label_chunk(
     labeller.pending.clear()
     stored = {record["url"]: record for record in chunk}
     for url, fields in given.items():
-        record = stored.get(url)
-        if record is None or any(record.get(k) != v for k, v in fields.items()):
+        row = stored.get(url)
+        if row is None or any(row.get(k) != v for k, v in fields.items()):
             store.update_fields(url, fields)
 
 
