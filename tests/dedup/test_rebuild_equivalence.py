@@ -130,3 +130,19 @@ def test_a_second_rebuild_rewrites_no_article(tmp_path) -> None:
         rebuild_index(store, DedupConfig(), progress=False, batch_size=100)
         assert labels(store) == before
         assert store._conn.execute("SELECT n FROM writes").fetchone()[0] == 2  # the scramble and its repair
+
+
+def test_a_relabel_reads_the_label_fields_of_stored_articles(index_store: ArticleStore) -> None:
+    evidence = [{"url": "https://a.co.za/1", "score": 0.91, "shared": 7, "kind": "sentences"}]
+    index_store.upsert_articles(
+        [
+            {"url": "https://b.co.za/2", "text": "Body two.", "dedup_label": "duplicate", "text_hash": "h2"}
+            | {"dedup_evidence": evidence, "fetched_at": "2024-01-01T00:00:00Z", "body": b"<p>two</p>"},
+            {"url": "https://b.co.za/3", "text": None, "fetched_at": "2024-01-01T00:00:01Z"},
+        ]
+    )
+    got = index_store.dedup_labels(["https://b.co.za/2", "https://b.co.za/3", "https://b.co.za/404"])
+    assert got == {
+        "https://b.co.za/2": {"text_hash": "h2", "dedup_label": "duplicate", "dedup_evidence": evidence},
+        "https://b.co.za/3": {"text_hash": None, "dedup_label": None, "dedup_evidence": None},
+    }
