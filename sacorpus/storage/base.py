@@ -21,6 +21,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
+from itertools import islice
 from typing import Any, Self
 
 from sacorpus import settings as defaults
@@ -38,6 +39,8 @@ DEFAULT_MONGO_DATABASE: str = defaults.MONGO_DATABASE
 #: the sentence-hash index keeps at most this many article ids per hash (its count keeps growing);
 #: a hash in more articles than SACORPUS_DEDUP_MAX_ARTICLES_PER_SENTENCE is boilerplate anyway.
 DEFAULT_DEDUP_MAX_IDS: int = defaults.SACORPUS_DEDUP_MAX_IDS
+#: what a relabel reads of a stored article (:meth:`DedupIndex.dedup_labels`)
+LABEL_FIELDS = ("text_hash", "dedup_label", "dedup_evidence")
 
 #: fields with real columns / indexes in both backends (the ones queried)
 INDEXED_FIELDS: tuple[str, ...] = ("url", "publication", "published_at", "fetched_at", "language")
@@ -302,6 +305,11 @@ class DedupIndex(Connection):
         """
 
     @abstractmethod
+    def dedup_labels(self, urls: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """``text_hash``, ``dedup_label`` and ``dedup_evidence`` of these stored articles: a relabel
+        reads these, not the whole record (bodies, HTML and tokens decoded for three fields)."""
+
+    @abstractmethod
     def dedup_clear(self) -> None:
         """Empty the sentence-hash index (``scrapy dedup --rebuild``)."""
 
@@ -314,13 +322,8 @@ class DedupIndex(Connection):
         Consumes ``fingerprints`` lazily, ``dedup_bulk_batch_size`` at a time; returns how many were added.
         """
         n = 0
-        batch: list[Mapping[str, Any]] = []
-        for fp in fingerprints:
-            batch.append(fp)
-            if len(batch) >= self.dedup_bulk_batch_size:
-                n += self._bulk_load_batch(batch)
-                batch = []
-        if batch:
+        rest = iter(fingerprints)
+        while batch := list(islice(rest, self.dedup_bulk_batch_size)):
             n += self._bulk_load_batch(batch)
         return n
 

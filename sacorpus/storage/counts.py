@@ -79,6 +79,7 @@ class CountDelta:
     words: Counter[tuple[CountKey, str]] = field(default_factory=Counter)
     totals: dict[CountKey, list[int]] = field(default_factory=dict)
     _tally: dict[tuple[CountKey, int], Counter[str]] = field(default_factory=dict, repr=False)
+    _moves: dict[tuple[CountKey, CountKey], Counter[str]] = field(default_factory=dict, repr=False)
 
     def add(self, record: Mapping[str, Any] | None, sign: int = 1, key: CountKey | None = None) -> None:
         """Count an article in (sign 1) or out (sign -1), under its key (``key``, or the record's own)
@@ -89,36 +90,76 @@ class CountDelta:
         self.add_tokens(tokens, key or count_key(record), sign)
 
     def add_tokens(self, tokens: list[Any], key: CountKey, sign: int = 1) -> None:
-        kinds = set(tokens)  # each distinct token tested once
-        words = {t for t in kinds if isinstance(t, str) and is_word(t)}
-        word_tokens = [t for t in tokens if t in words]
-        n_tokens = (
-            len(tokens) if all(isinstance(t, str) for t in kinds) else sum(isinstance(t, str) for t in tokens)
-        )
-        for k in (key, (ALL, ALL, ALL, key[3])):
-            total = self.totals.setdefault(k, [0, 0, 0])
-            total[0] += sign
-            total[1] += sign * n_tokens
-            total[2] += sign * len(word_tokens)
+        word_tokens, n_tokens = _words(tokens)
+        for k in (key, _all_key(key)):
+            self._total(k, sign, n_tokens, len(word_tokens))
             tally = self._tally.get((k, sign))
             if tally is None:
                 tally = self._tally[(k, sign)] = Counter()
             tally.update(word_tokens)
 
     def move(self, tokens: list[Any], old: CountKey, new: CountKey) -> None:
-        """An article's counts from key ``old`` to key ``new`` (a relabel; its tokens unchanged)."""
-        if old != new:
-            self.add_tokens(tokens, old, -1)
-            self.add_tokens(tokens, new, 1)
+        """An article's counts from key ``old`` to key ``new`` (a relabel; its tokens unchanged).
+
+        Why one tally per (old, new) pair: a batch of relabels moves many articles between the same
+        two keys; their words are counted in C and moved between the keys once per batch.
+        """
+        if old == new:
+            return
+        word_tokens, n_tokens = _words(tokens)
+        for a, b in ((old, new), (_all_key(old), _all_key(new))):
+            if a != b:
+                self._total(a, -1, n_tokens, len(word_tokens))
+                self._total(b, 1, n_tokens, len(word_tokens))
+                moved = self._moves.get((a, b))
+                if moved is None:
+                    moved = self._moves[(a, b)] = Counter()
+                moved.update(word_tokens)
+
+    def _total(self, key: CountKey, sign: int, n_tokens: int, n_words: int) -> None:
+        total = self.totals.setdefault(key, [0, 0, 0])
+        total[0] += sign
+        total[1] += sign * n_tokens
+        total[2] += sign * n_words
 
     def settle(self) -> Counter[tuple[CountKey, str]]:
         """Fold the tallies into ``words`` (once per batch) and return it."""
         words = self.words
+        for key, word, n in self._unfolded():
+            words[(key, word)] += n
+        self._tally.clear()
+        self._moves.clear()
+        return words
+
+    def _unfolded(self) -> Iterator[tuple[CountKey, str, int]]:
         for (key, sign), tally in self._tally.items():
             for word, n in tally.items():
-                words[(key, word)] += sign * n
-        self._tally.clear()
+                yield key, word, sign * n
+        for (old, new), moved in self._moves.items():
+            for word, n in moved.items():
+                yield old, word, -n
+                yield new, word, n
+
+    def changes(self) -> Iterator[tuple[CountKey, str, int]]:
+        """Every (key, word, change), a key and word maybe more than once: for a store that adds the
+        changes up itself. Why not folded first: folding a batch of relabels cost a Python step per
+        change and a second copy of the batch in memory (most of ``dedup --rebuild``'s memory)."""
+        yield from ((key, word, n) for (key, word), n in self.words.items() if n)
+        yield from self._unfolded()
+
+    def words_changed(self) -> set[str]:
+        """The words :meth:`changes` names."""
+        words = {word for _key, word in self.words}
+        for counts in (*self._tally.values(), *self._moves.values()):
+            words.update(counts)
         return words
+
+    def keys_changed(self) -> set[CountKey]:
+        """The keys :meth:`changes` and the totals name."""
+        keys = {key for key, _word in self.words} | self.totals.keys()
+        keys.update(key for key, _sign in self._tally)
+        keys.update(key for pair in self._moves for key in pair)
+        return keys
 
     def word_rows(self) -> Iterator[tuple[str, str, str, int, str, int]]:
         for (key, word), n in self.settle().items():
@@ -129,6 +170,21 @@ class CountDelta:
         for key, (articles, tokens, words) in self.totals.items():
             if articles or tokens or words:
                 yield (*key, articles, tokens, words)
+
+
+def _all_key(key: CountKey) -> CountKey:
+    """The whole-corpus key an article also counts under (duplicates apart)."""
+    return (ALL, ALL, ALL, key[3])
+
+
+def _words(tokens: list[Any]) -> tuple[list[str], int]:
+    """The word tokens of an article and its token count (each distinct token tested once)."""
+    kinds = set(tokens)
+    words = {t for t in kinds if isinstance(t, str) and is_word(t)}
+    n_tokens = (
+        len(tokens) if all(isinstance(t, str) for t in kinds) else sum(isinstance(t, str) for t in tokens)
+    )
+    return [t for t in tokens if t in words], n_tokens
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from bson import Int64
 from pymongo import UpdateOne
 from pymongo.errors import BulkWriteError, ConnectionFailure, PyMongoError
 
-from sacorpus.storage.base import StorageError
+from sacorpus.storage.base import LABEL_FIELDS, StorageError
 
 #: keys per ``$in`` query: SecantusDB answers ``$in`` in time growing faster than linearly with the
 #: list (100 keys: 18 ms, 800 keys: 460 ms, 5,000 keys: 30-50 s on a 50k-document collection)
@@ -174,6 +174,18 @@ class MongoDedupIndex(MongoFailFast):
             {"_id": {"$in": gone}}, {"$inc": {"n": -1}, "$pull": {"ids": url}}
         )
         self.db.sentence_hashes.delete_many({"_id": {"$in": gone}, "n": {"$lte": 0}})
+
+    def dedup_labels(self, urls: Iterable[str]) -> dict[str, dict[str, Any]]:
+        urls = list(dict.fromkeys(urls))
+        fields = {"url": 1, "_id": 0, **dict.fromkeys(LABEL_FIELDS, 1)}
+        out: dict[str, dict[str, Any]] = {}
+        try:
+            for i in range(0, len(urls), IN_CHUNK):
+                for doc in self.db.articles.find({"url": {"$in": urls[i : i + IN_CHUNK]}}, fields):
+                    out[doc.pop("url")] = {k: doc.get(k) for k in LABEL_FIELDS}
+        except PyMongoError as exc:
+            raise self._failure(exc) from exc
+        return out
 
     def dedup_clear(self) -> None:
         try:

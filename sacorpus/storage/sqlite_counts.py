@@ -101,9 +101,11 @@ class SQLiteCounts:
 
     def _ids_of_words(self, cur: sqlite3.Cursor, words: Iterable[str]) -> dict[str, int]:
         cache = self._word_ids
-        missing = [w for w in dict.fromkeys(words) if w not in cache]
+        wanted = list(dict.fromkeys(words))
+        missing = [w for w in wanted if w not in cache]
         if len(cache) + len(missing) > WORD_CACHE:
             cache.clear()
+            missing = wanted  # the ones cached a moment ago are wanted too
         cur.executemany("INSERT OR IGNORE INTO count_words (word) VALUES (?)", ((w,) for w in missing))
         for i in range(0, len(missing), _CHUNK):
             chunk = missing[i : i + _CHUNK]
@@ -112,13 +114,12 @@ class SQLiteCounts:
         return cache
 
     def _apply_delta(self, cur: sqlite3.Cursor, delta: CountDelta) -> None:
-        rows = list(delta.word_rows())
-        keys = self._key_ids(cur, (r[:4] for r in rows))
-        ids = self._ids_of_words(cur, (r[4] for r in rows))
-        changes = [(keys[r[:4]], ids[r[4]], r[5]) for r in rows]
+        # streamed unfolded: SQLite adds up a key and word given twice (no second copy of the batch)
+        keys = self._key_ids(cur, delta.keys_changed())
+        ids = self._ids_of_words(cur, delta.words_changed())
         cur.executemany(
             "INSERT INTO key_word_counts (k, w, n) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n",
-            changes,
+            ((keys[k], ids[w], n) for k, w, n in delta.changes()),
         )
         cur.executemany(
             "INSERT INTO count_totals VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
@@ -129,7 +130,7 @@ class SQLiteCounts:
         # only the rows this delta lowered can have fallen to 0 (no scan of the whole table)
         cur.executemany(
             "DELETE FROM key_word_counts WHERE k = ? AND w = ? AND n <= 0",
-            [(k, w) for k, w, n in changes if n < 0],
+            ((keys[k], ids[w]) for k, w, n in delta.changes() if n < 0),
         )
         cur.executemany(
             f"DELETE FROM count_totals WHERE {_KEY_COLUMNS} AND articles <= 0",

@@ -13,6 +13,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from typing import Any
 
+from sacorpus.storage.base import LABEL_FIELDS, StorageError
+from sacorpus.storage.layout import LayoutError, unpack_document
+
 DEDUP_SCHEMA = """
 CREATE TABLE IF NOT EXISTS dedup_docs (
     url TEXT PRIMARY KEY,
@@ -49,6 +52,15 @@ def migrate_dedup(conn: sqlite3.Connection) -> None:
     columns = {row[1] for row in conn.execute("PRAGMA table_info(dedup_docs)")}
     if "order_key" not in columns:
         conn.execute("ALTER TABLE dedup_docs ADD COLUMN order_key TEXT")
+
+
+def label_fields(url: str, data: str | bytes) -> dict[str, Any]:
+    """The label fields of a stored row's document (either layout)."""
+    try:
+        doc = unpack_document(data)
+    except (LayoutError, ValueError) as exc:
+        raise StorageError(f"the stored row of {url!r} cannot be decoded: {exc}") from exc
+    return {k: doc.get(k) for k in LABEL_FIELDS}
 
 
 def _doc_row(fp: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -160,6 +172,15 @@ class SQLiteDedupIndex:
                 cur.execute("DELETE FROM sentence_hashes WHERE hash=?", (h,))
             else:
                 cur.execute("UPDATE sentence_hashes SET n=?, ids=? WHERE hash=?", (n - 1, json.dumps(ids), h))
+
+    def dedup_labels(self, urls: Iterable[str]) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        with self._cursor() as cur:
+            for chunk in chunks(list(dict.fromkeys(urls))):
+                sql = f"SELECT url, data FROM articles WHERE url IN ({','.join('?' * len(chunk))})"
+                for url, data in cur.execute(sql, chunk):
+                    out[url] = label_fields(url, data)
+        return out
 
     def dedup_clear(self) -> None:
         with self._cursor(write=True) as cur:

@@ -89,5 +89,9 @@ def _move_counts(doc: dict[str, Any], before: CountKey, tokens_z: bytes | None, 
     tokens = doc.get("tokens")
     if "tokens" in (doc.get("_packed") or ()):
         text = doc.get("text")
-        tokens = unpack_tokens(tokens_z, text if isinstance(text, str) else None)[0] if tokens_z else []
+        tokens = (
+            unpack_tokens(tokens_z, text if isinstance(text, str) else None, with_offsets=False)[0]
+            if tokens_z
+            else []
+        )
     delta.move(tokens if isinstance(tokens, list) else [], before, count_key(doc))

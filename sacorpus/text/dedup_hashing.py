@@ -7,7 +7,6 @@ rules (``sacorpus.text.dedup_scoring``, ``sacorpus.text.dedup``) change more oft
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import re
 import unicodedata
@@ -18,8 +17,9 @@ import numpy as np
 
 from sacorpus.sources.urls import canonicalize
 
-_WS = re.compile(r"\s+")
-_NON_WORD = re.compile(r"[^\w\s]", re.UNICODE)
+#: a run of characters that are neither word nor space: one space for the run or one per character
+#: gives the same text once spaces are collapsed, and one replacement per run is cheaper
+_NON_WORD = re.compile(r"[^\w\s]+", re.UNICODE)
 # A simple sentence splitter for standalone use. For dedup, what matters is that two copies of a text
 # split the same way whatever their line layout, not linguistic accuracy: split after every end
 # punctuation (with closing quotes) followed by white space, after a CJK full stop, and at line breaks.
@@ -29,10 +29,28 @@ _ID_TOKEN = re.compile(r"^(\d+|[0-9a-f]{6,}|[0-9a-f]*\d[0-9a-f]*[a-f][0-9a-f]*)$
 
 
 def normalize_text(text: str) -> str:
-    """Case-, accent-form-, punctuation- and whitespace-insensitive form used for hashing."""
+    """Case-, accent-form-, punctuation- and whitespace-insensitive form used for hashing.
+
+    ``str.split()`` splits at exactly the characters ``\\s`` matches (``str.isspace``), so joining
+    its words with one space is the regex collapse and strip, without a second pass over the text.
+    """
     text = unicodedata.normalize("NFKC", text).casefold()
-    text = _NON_WORD.sub(" ", text)
-    return _WS.sub(" ", text).strip()
+    return " ".join(_NON_WORD.sub(" ", text).split())
+
+
+def normalize_lines(lines: Sequence[str]) -> list[str]:
+    """:func:`normalize_text` of each line (no line may contain a line break), in one pass.
+
+    Why one pass: an article has dozens of sentences, and three calls per sentence cost more than
+    the work itself. A line feed is a stable code point (it never composes, decomposes or changes
+    case, and no character normalises to one), so normalising the lines joined by line feeds and
+    splitting there gives each line's own normal form; lines that do contain one are done apart.
+    """
+    joined = "\n".join(lines)
+    if joined.count("\n") != max(len(lines) - 1, 0):
+        return [normalize_text(line) for line in lines]
+    text = _NON_WORD.sub(" ", unicodedata.normalize("NFKC", joined).casefold())
+    return [" ".join(part.split()) for part in text.split("\n")] if lines else []
 
 
 def hash64(text: str) -> int:
@@ -50,10 +68,23 @@ def text_hash(text: str | None) -> str | None:
     return hashlib.blake2b(norm.encode("utf-8"), digest_size=16).hexdigest()
 
 
-@functools.lru_cache(maxsize=65536)
-def _word_hash(word: str) -> int:
-    """A word's 64-bit hash, unsigned (cached: news vocabulary repeats)."""
-    return hash64(word) & 0xFFFFFFFFFFFFFFFF
+class _WordHashes(dict[str, int]):
+    """Words' 64-bit hashes, unsigned, kept for the next sentences (news vocabulary repeats).
+
+    Why a dict and not ``functools.lru_cache``: ``map(cache.__getitem__, words)`` runs in C (only a new word
+    calls back into Python), about half the cost of a cached call per word; it is emptied when it reaches ``limit`` words, so it stays bounded.
+    """
+
+    limit = 65536
+
+    def __missing__(self, word: str) -> int:
+        if len(self) >= self.limit:
+            self.clear()
+        value = self[word] = hash64(word) & 0xFFFFFFFFFFFFFFFF
+        return value
+
+
+_WORD_HASHES = _WordHashes()
 
 
 def simhash64(norm_sentence: str) -> int:
@@ -65,17 +96,40 @@ def simhash64(norm_sentence: str) -> int:
     words' hashes set it; the bits are counted in one numpy pass (counting them a column of 0/1
     characters at a time was most of the time ``scrapy dedup --rebuild`` took).
     """
+    return simhashes([norm_sentence])[0]
+
+
+def _simhash_words(norm_sentence: str) -> list[str]:
     words = norm_sentence.split()
     if len(words) <= 2 and len(norm_sentence) >= 8 and _UNSPACED.search(norm_sentence):
         # a script written without spaces: its "words" are character bigrams (a reworded sentence
         # still shares most of them, as a reworded English sentence shares most words)
         text = norm_sentence.replace(" ", "")
         words = [text[i : i + 2] for i in range(len(text) - 1)]
-    if not words:
-        return 0
-    hashes = np.fromiter(map(_word_hash, words), dtype=">u8", count=len(words))
-    counts = np.unpackbits(hashes.view(np.uint8).reshape(-1, 8), axis=1).sum(axis=0)
-    return int.from_bytes(np.packbits(counts > len(words) / 2).tobytes(), "big", signed=True)
+    return words
+
+
+def simhashes(norm_sentences: Sequence[str]) -> list[int]:
+    """:func:`simhash64` of each normalised sentence, all in one numpy pass.
+
+    Why together: the per-call cost of the numpy steps was most of the time of a sentence's SimHash
+    (an article has dozens); the bits of every word of every sentence are unpacked at once and
+    summed per sentence with ``reduceat`` (sentences without words take no part and keep 0).
+    """
+    words = [_simhash_words(s) for s in norm_sentences]
+    sizes = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+    out = [0] * len(words)
+    filled = np.flatnonzero(sizes)
+    if not len(filled):
+        return out
+    flat = [w for ws in words for w in ws]
+    hashes = np.fromiter(map(_WORD_HASHES.__getitem__, flat), dtype=">u8", count=len(flat))
+    bits = np.unpackbits(hashes.view(np.uint8).reshape(-1, 8), axis=1)
+    counts = np.add.reduceat(bits, (np.cumsum(sizes) - sizes)[filled], axis=0, dtype=np.int64)
+    packed = np.packbits(counts > sizes[filled, None] / 2, axis=1)
+    for i, value in zip(filled.tolist(), packed.view(">i8").ravel().tolist(), strict=True):
+        out[i] = value
+    return out
 
 
 def split_sentences(text: str, offsets: Sequence[Sequence[int]] | None = None) -> list[str]:
@@ -112,14 +166,12 @@ def sentence_features(
     simhash: bool = True,
 ) -> dict[int, tuple[int, int]]:
     """Hash -> (normalised length, word SimHash or 0) of every long-enough sentence."""
-    out: dict[int, tuple[int, int]] = {}
-    for sentence in split_sentences(text or "", offsets):
-        norm = normalize_text(sentence)
+    kept: dict[int, str] = {}
+    for norm in normalize_lines(split_sentences(text or "", offsets)):
         if len(norm) >= min_chars:
-            h = hash64(norm)
-            if h not in out:
-                out[h] = (len(norm), simhash64(norm) if simhash else 0)
-    return out
+            kept.setdefault(hash64(norm), norm)
+    sims = simhashes(list(kept.values())) if simhash else [0] * len(kept)
+    return {h: (len(norm), sim) for (h, norm), sim in zip(kept.items(), sims, strict=True)}
 
 
 # --- URL keys --------------------------------------------------------------------------------

@@ -30,7 +30,18 @@ from sacorpus.text.dedup import (
     text_hash,
 )
 
-_FIELDS = ("url", "publication", "text", "canonical_url", "sentences", "fetched_at", "published_at")
+_FIELDS = (
+    "url",
+    "publication",
+    "text",
+    "canonical_url",
+    "sentences",
+    "fetched_at",
+    "published_at",
+    "text_hash",
+    "dedup_label",
+    "dedup_evidence",
+)
 
 #: what the labeller remembers per article: (text hash, label, evidence)
 Remembered = tuple[str | None, str, list[dict[str, Any]]]
@@ -58,7 +69,7 @@ def unchanged_refetch(
     if recent is not None and url in recent and recent[url][0] == previous.get("text_hash"):
         _, label, evidence = recent[url]
         return DedupResult(label, list(evidence), fp)
-    stored = store.get(url)
+    stored = store.dedup_labels([url]).get(url)
     if not stored or not stored.get("dedup_label"):
         return None
     return DedupResult(stored["dedup_label"], list(stored.get("dedup_evidence") or []), fp)
@@ -146,8 +157,11 @@ class Labeller:
         self.relabelled = 0
         self.moves: list[tuple[str, str]] = []  # (old label, new label) of each relabel, for the counters
 
-    def label(self, record: Any, *, keep_unchanged: bool = False) -> DedupResult | None:
-        """Label one article (item or record), add it to the index and relabel the copies it precedes."""
+    def label(self, record: Any, *, keep_unchanged: bool = False, flush: bool = True) -> DedupResult | None:
+        """Label one article (item or record), add it to the index and relabel the copies it precedes.
+
+        ``flush``: write the relabels now (ingest); the rebuild takes them from ``pending`` with its
+        own batch of writes instead."""
         result = dedup_record(
             self.store,
             record,
@@ -162,7 +176,8 @@ class Labeller:
         self._remember(url, (result.fingerprint.text_hash, result.label, result.evidence))
         for entry in result.later:
             self._relabel(entry)
-        self.flush_pending()
+        if flush:
+            self.flush_pending()
         return result
 
     def _remember(self, url: str, value: Remembered) -> None:
@@ -174,7 +189,7 @@ class Labeller:
     def _current(self, url: str) -> Remembered | None:
         if url in self.recent:
             return self.recent[url]
-        stored = self.store.get(url)
+        stored = self.store.dedup_labels([url]).get(url)
         if not stored or not stored.get("dedup_label"):
             return None  # unlabelled: the catch-up labels it against the index, this article included
         return stored.get("text_hash"), stored["dedup_label"], list(stored.get("dedup_evidence") or [])
@@ -217,21 +232,46 @@ def rebuild_index(
     The earliest published copy of a story ends ``unique`` (see :class:`Labeller`); the labels are the
     ones ingest gave. Returns the label counts (``no_text`` for articles without text, which keep no
     label; ``relabelled`` for copies relabelled when their original came later).
+
+    Why batches: the articles are read ``batch_size`` at a time (only the fields labelling needs),
+    and their labels written together at the end of each batch in one transaction, skipping the
+    articles whose label, evidence and text hash are already the ones given (a rebuild with the
+    settings of the crawl rewrites nothing). Memory stays bounded: no list of all articles is kept.
     """
     store.dedup_clear()
     labels: Counter[str] = Counter()
     labeller = Labeller(store, config)
-    total = store.count()
-    records = store.iter_articles(fields=_FIELDS, batch_size=batch_size)
-    with tqdm(total=total, unit="article", desc="dedup --rebuild", disable=not progress) as bar:
-        while chunk := list(islice(records, batch_size)):
-            with store.batched():  # one commit per chunk, not two per article
-                for record in chunk:
-                    result = labeller.label(record)
-                    labels[result.label if result is not None else "no_text"] += 1
-                    store.update_fields(record["url"], _label_fields(result))
+    size = max(1, min(batch_size, labeller.recent_size))  # a relabel within the batch finds its target
+    records = store.iter_articles(fields=_FIELDS, batch_size=size)
+    with tqdm(total=store.count(), unit="article", desc="dedup --rebuild", disable=not progress) as bar:
+        while chunk := list(islice(records, size)):
+            with store.batched():  # one commit per chunk, the count moves summed once (SQLite)
+                _label_chunk(store, labeller, chunk, labels)
             bar.update(len(chunk))
     return _final_counts(store, labels, labeller.relabelled)
+
+
+def _label_chunk(
+    store: ArticleStore, labeller: Labeller, chunk: list[dict[str, Any]], labels: Counter[str]
+) -> None:
+    """Label a chunk of stored records, then write the labels that changed and the relabels.
+
+    A copy fetched before its original is labelled, then relabelled when the original comes: what is
+    compared with the stored row is its last label in the chunk, so an unchanged store is not written.
+    """
+    given: dict[str, dict[str, Any]] = {}
+    for record in chunk:
+        result = labeller.label(record, flush=False)
+        labels[result.label if result is not None else "no_text"] += 1
+        given[record["url"]] = _label_fields(result)
+    for url, relabel in labeller.pending.items():  # relabels are later than labels: they win
+        given[url] = {**given.get(url, {}), **relabel}
+    labeller.pending.clear()
+    stored = {record["url"]: record for record in chunk}
+    for url, fields in given.items():
+        row = stored.get(url)
+        if row is None or any(row.get(k) != v for k, v in fields.items()):
+            store.update_fields(url, fields)
 
 
 def _label_fields(result: DedupResult | None) -> dict[str, Any]:
