@@ -10,7 +10,6 @@ stored character offsets), so it reads as published; without offsets the tokens 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -187,23 +186,24 @@ def span_starts(spans: Any, query: Sequence[str], case_sensitive: bool) -> Itera
     wanted = [None if q == WILDCARD else (q if case_sensitive else q.casefold()) for q in query]
     # the longest word anchors the search: it has the fewest places (``water``, not ``the``)
     at, first = max(((k, w) for k, w in enumerate(wanted) if w is not None), key=lambda kw: len(kw[1]))
-    text, starts = spans.text, spans.starts
+    text = spans.text
     if not case_sensitive and not first.isascii():
         yield from find_phrase(spans.tokens(0, len(spans)), query, case_sensitive=case_sensitive)
         return
     candidates = set(spans.kept)
-    if not case_sensitive:  # the tokens holding a character lower() does not fold are checked too
-        candidates.update(bisect_right(starts, m.start()) - 1 for m in _MULTI_FOLD.finditer(text))
+    if not case_sensitive and _MULTI_FOLD.search(text):  # tokens lower() does not fold: checked too
+        candidates.update(spans.last_at(m.start()) for m in _MULTI_FOLD.finditer(text))
     for at_char in _places(text, first, case_sensitive):
-        i = bisect_left(starts, at_char)
-        if i < len(starts) and starts[i] == at_char:
+        i = spans.first_from(at_char)
+        if i < len(spans) and spans.start(i) == at_char:
             candidates.add(i)
     fold = (lambda t: t) if case_sensitive else str.casefold
+    # the anchor first: a kept token (a quote) fails there without building its neighbours
+    order = [(at, first), *((k, w) for k, w in enumerate(wanted) if w is not None and k != at)]
+    last = len(spans) - len(wanted)
     for i in sorted(candidates):
         s = i - at
-        if 0 <= s <= len(spans) - len(wanted) and all(
-            w is None or fold(spans.token(s + k)) == w for k, w in enumerate(wanted)
-        ):
+        if 0 <= s <= last and all(fold(spans.token(s + k)) == w for k, w in order):
             yield s
 
 
@@ -217,7 +217,7 @@ def _span_hits(
     n = len(query)
     for i in span_starts(spans, query, case_sensitive):
         j = i + n
-        left, keyword, right = _text_hit(spans.text, spans.starts[i], spans.ends[j - 1], width)
+        left, keyword, right = _text_hit(spans.text, spans.start(i), spans.end(j - 1), width)
         left_key, right_key = _keys(spans.tokens(i - _SORT_SPAN, i), spans.tokens(j, j + _SORT_SPAN))
         yield KwicHit(left, keyword, right, url, i, left_key, right_key)
 
