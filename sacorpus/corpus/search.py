@@ -9,8 +9,9 @@ A pattern with no such part (``\\d+``, an alternation) or a store without the in
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 SEARCH_FIELDS = ("url", "published_at", "title", "text")
@@ -47,6 +48,86 @@ def index_substrings(pattern: str, *, regex: bool = False) -> list[str]:
     """Substrings every match of the pattern contains, in a form the store's index can look up."""
     literals = _required_literals(pattern, 0) if regex else [pattern]
     return [m.group(0) for lit in literals for m in _INDEXABLE.finditer(lit) if m.group(0).strip()]
+
+
+#: characters IGNORECASE matches to an ASCII letter whose lower case is not that letter (the lower-cased
+#: text does not show them where they match): dotted capital I, dotless i, long s
+_OTHER_CASES = {"i": "\u0130\u0131", "s": "\u017f"}
+
+
+def _literal_prefix(pattern: re.Pattern[str]) -> tuple[str, bool]:
+    """The literal every match of ``pattern`` starts with (after zero-width ``^``/``\\b``), and whether
+    the pattern is that literal and nothing else ("" when it has none)."""
+    try:
+        from re import _parser  # type: ignore[attr-defined]
+
+        parsed = list(_parser.parse(pattern.pattern, pattern.flags))
+    except Exception:  # any parse trouble: no prefix, the plain scan
+        return "", False
+    at = 0
+    while at < len(parsed) and parsed[at][0] is _parser.AT:
+        at += 1
+    chars: list[str] = []
+    for op, value in parsed[at:]:
+        if op is not _parser.LITERAL:
+            break
+        chars.append(chr(value))
+    return "".join(chars), at == 0 and len(chars) == len(parsed)
+
+
+class Finder:
+    """The matches of a compiled pattern in a text, exactly those of ``pattern.finditer``, found
+    by ``str.find`` of the literal every match starts with.
+
+    Why: ignoring case, the regular expression engine has no fast search for a literal and tries
+    every position of every candidate article's text; ``str.find`` over the lower-cased text is
+    several times faster. Each place found is then matched by the pattern itself (a pattern that is
+    only the literal needs no check). A text where the lower case would hide a match (the few
+    characters in ``_OTHER_CASES``, a lower case of another length) and a pattern without such a
+    literal are scanned by the pattern as before.
+    """
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        prefix, self.whole = _literal_prefix(pattern)
+        self.fold = bool(pattern.flags & re.IGNORECASE)
+        if pattern.flags & re.ASCII or (self.fold and not prefix.isascii()):
+            prefix = ""  # ASCII-only case folding, or a literal the lower case may change
+        self.prefix = prefix.lower() if self.fold else prefix
+        self.hiding = "".join(_OTHER_CASES.get(c, "") for c in set(self.prefix)) if self.fold else ""
+
+    def _haystack(self, text: str) -> str | None:
+        if not self.prefix:
+            return None
+        if not self.fold:
+            return text
+        if any(c in text for c in self.hiding):
+            return None
+        lowered = text.lower()
+        return lowered if len(lowered) == len(text) else None
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """(start, end) of each match, as ``finditer`` finds them (non-overlapping, left to right)."""
+        haystack = self._haystack(text)
+        if haystack is None:
+            yield from (m.span() for m in self.pattern.finditer(text))
+            return
+        prefix, size, match = self.prefix, len(self.prefix), self.pattern.match
+        found = haystack.find(prefix)
+        while found >= 0:
+            if self.whole:
+                yield found, found + size
+                found = haystack.find(prefix, found + size)
+                continue
+            m = match(text, found)
+            if m is not None:  # a match starts with the literal: never empty
+                yield m.span()
+            found = haystack.find(prefix, m.end() if m is not None else found + 1)
+
+
+@lru_cache(maxsize=64)
+def finder(pattern: re.Pattern[str]) -> Finder:
+    return Finder(pattern)
 
 
 class PatternError(ValueError):
@@ -93,16 +174,17 @@ def search_record(
     """The hit for one article (snippet from the first match in the text, else in the title)."""
     title = record.get("title") or ""
     text = record.get("text") or ""
-    first: re.Match[str] | None = None
+    first: tuple[int, int] | None = None
     first_in = ""
     count = 0
+    spans = finder(pattern).spans
     for source in (text, title):
-        for m in pattern.finditer(source):
-            if m.end() == m.start():  # an empty match (e.g. "a*") says nothing
+        for start, end in spans(source):
+            if end == start:  # an empty match (e.g. "a*") says nothing
                 continue
             count += 1
             if first is None:
-                first, first_in = m, source
+                first, first_in = (start, end), source
             if count >= max_count:
                 break
     if first is None:
@@ -112,5 +194,5 @@ def search_record(
         published_at=record.get("published_at"),
         title=title or None,
         matches=count,
-        snippet=snippet(first_in, first.start(), first.end(), width),
+        snippet=snippet(first_in, first[0], first[1], width),
     )
