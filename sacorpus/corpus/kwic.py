@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 #: ``token_spans``: a store that can gives the tokens read on demand in place of the two lists
@@ -162,7 +163,16 @@ def kwic_hits(
 
 #: characters whose casefold holds ASCII letters their lower case does not (``ß`` -> ``ss``, ``ſ`` ->
 #: ``s``): the lower-cased text does not show ``strasse`` in ``Straße``, so those tokens are checked as tokens
-_MULTI_FOLD = re.compile("[\u00df\u017f\u1e9e\ufb00-\ufb06]")
+_MULTI_FOLD_CHARS = "\u00df\u017f\u1e9e" + "".join(map(chr, range(0xFB00, 0xFB07)))
+
+
+@lru_cache(maxsize=256)
+def _folds_into(word: str) -> re.Pattern[str] | None:
+    """The characters of :data:`_MULTI_FOLD_CHARS` whose case folding is part of ``word`` (casefolded): only
+    a token holding one of them can fold to ``word`` without showing it in the lower-cased text
+    (``ß`` for ``strasse``; none for ``water``, so a text full of ``ﬁ`` ligatures costs nothing)."""
+    chars = "".join(c for c in _MULTI_FOLD_CHARS if c.casefold() in word)
+    return re.compile("[" + chars + "]") if chars else None
 
 
 def _places(text: str, word: str, case_sensitive: bool) -> Iterator[int]:
@@ -190,14 +200,16 @@ def span_starts(spans: Any, query: Sequence[str], case_sensitive: bool) -> Itera
     if not case_sensitive and not first.isascii():
         yield from find_phrase(spans.tokens(0, len(spans)), query, case_sensitive=case_sensitive)
         return
-    candidates = set(spans.kept)
-    if not case_sensitive and _MULTI_FOLD.search(text):  # tokens lower() does not fold: checked too
-        candidates.update(spans.last_at(m.start()) for m in _MULTI_FOLD.finditer(text))
+    fold = (lambda t: t) if case_sensitive else str.casefold
+    # the tokens that are not their text, where they are the anchor word
+    candidates = {i for i, token in spans.kept.items() if fold(token) == first}
+    hidden = None if case_sensitive else _folds_into(first)
+    if hidden is not None and hidden.search(text):  # tokens lower() does not fold: checked too
+        candidates.update(spans.last_at(m.start()) for m in hidden.finditer(text))
     for at_char in _places(text, first, case_sensitive):
         i = spans.first_from(at_char)
         if i < len(spans) and spans.start(i) == at_char:
             candidates.add(i)
-    fold = (lambda t: t) if case_sensitive else str.casefold
     # the anchor first: a kept token (a quote) fails there without building its neighbours
     order = [(at, first), *((k, w) for k, w in enumerate(wanted) if w is not None and k != at)]
     last = len(spans) - len(wanted)

@@ -19,7 +19,8 @@ from sacorpus.storage.sqlite_index import narrowing_expression, token_expression
 
 TEXT = (
     "The Water board said: “water is life”. WATER cuts in Straße and STRASSE hit the waters. "
-    "They cannot say if aa aaa aa will end; the water, the water! Well-known water-works water."
+    "They cannot say if aa aaa aa will end; the water, the water! Well-known water-works water. "
+    "The ﬁre ﬁnal: no ﬁre."
 )
 
 
@@ -71,7 +72,20 @@ def test_spans_read_on_demand_equal_the_lists() -> None:
 
 @pytest.mark.parametrize(
     "phrase",
-    ["water", "Water", "the water", "strasse", "straße", "aa", "can", "not", "``", "* water", "well-known"],
+    [
+        "water",
+        "Water",
+        "the water",
+        "strasse",
+        "straße",
+        "aa",
+        "can",
+        "not",
+        "``",
+        "* water",
+        "well-known",
+        "fire",
+    ],
 )
 @pytest.mark.parametrize("case_sensitive", [False, True])
 @pytest.mark.parametrize("text", [TEXT, LONG], ids=["short", "long"])
@@ -81,7 +95,7 @@ def test_kwic_on_spans_equals_kwic_on_lists(phrase: str, case_sensitive: bool, t
     expected = list(kwic_hits(lists, query, width=20, case_sensitive=case_sensitive))
     got = list(kwic_hits(spans, query, width=20, case_sensitive=case_sensitive))
     assert got == expected
-    if phrase in ("water", "the water", "strasse", "aa") and not case_sensitive:
+    if phrase in ("water", "the water", "strasse", "aa", "fire") and not case_sensitive:
         assert expected  # the cases that matter find something
 
 
