@@ -161,32 +161,34 @@ def kwic_hits(
         yield KwicHit(left, keyword, right, url, i, left_key, right_key)
 
 
-#: characters whose casefold holds ASCII letters their lower case does not (``ß`` -> ``ss``, ``ſ`` ->
-#: ``s``): the lower-cased text does not show ``strasse`` in ``Straße``, so those tokens are checked as tokens
-_MULTI_FOLD_CHARS = "\u00df\u017f\u1e9e" + "".join(map(chr, range(0xFB00, 0xFB07)))
+#: the characters outside ASCII whose casefold is ASCII letters (``ß`` -> ``ss``, ``ſ`` -> ``s``, Kelvin
+#: ``K`` -> ``k``, the ligatures): the lower-cased bytes do not show ``strasse`` in ``Straße``, so
+#: those tokens are checked as tokens (all of Unicode checked in tests/corpus/test_token_spans.py)
+ASCII_FOLDS = "\u00df\u017f\u1e9e\u212a" + "".join(map(chr, range(0xFB00, 0xFB07)))
 
 
 @lru_cache(maxsize=256)
 def _folds_into(word: str) -> re.Pattern[str] | None:
-    """The characters of :data:`_MULTI_FOLD_CHARS` whose case folding is part of ``word`` (casefolded): only
+    """The characters of :data:`ASCII_FOLDS` whose case folding is part of ``word`` (casefolded): only
     a token holding one of them can fold to ``word`` without showing it in the lower-cased text
     (``ß`` for ``strasse``; none for ``water``, so a text full of ``ﬁ`` ligatures costs nothing)."""
-    chars = "".join(c for c in _MULTI_FOLD_CHARS if c.casefold() in word)
+    chars = "".join(c for c in ASCII_FOLDS if c.casefold() in word)
     return re.compile("[" + chars + "]") if chars else None
 
 
 def _places(text: str, word: str, case_sensitive: bool) -> Iterator[int]:
-    """Every index where ``word`` (ASCII, lower-case unless ``case_sensitive``) starts in ``text``,
-    ignoring case unless asked (``str.find`` over the lower-cased text: a regex ignoring case is
-    several times slower)."""
-    haystack = text if case_sensitive else text.lower()
-    if len(haystack) != len(text):  # ``İ`` lower-cases to two characters: the offsets would move
-        yield from (m.start() for m in re.finditer("(?=" + re.escape(word) + ")", text, re.IGNORECASE))
-        return
-    found = haystack.find(word)
+    """Every index where ``word`` (ASCII and lower-case unless ``case_sensitive``) starts in ``text``,
+    ignoring ASCII case unless asked (:class:`sacorpus.corpus.search.FoldedText`: a regex ignoring
+    case is several times slower, lower-casing the text twice; the characters outside ASCII that
+    fold to ASCII letters are the caller's, :func:`_folds_into`)."""
+    from sacorpus.corpus.search import FoldedText
+
+    haystack: str | FoldedText = text if case_sensitive else FoldedText(text)
+    needle: Any = word if case_sensitive else word.encode("ascii")
+    found = haystack.find(needle)
     while found >= 0:
         yield found
-        found = haystack.find(word, found + 1)
+        found = haystack.find(needle, found + 1)
 
 
 def span_starts(spans: Any, query: Sequence[str], case_sensitive: bool) -> Iterator[int]:

@@ -101,18 +101,10 @@ class Finder:
         """(start, end) of each match, as ``finditer`` finds them (non-overlapping, left to right)."""
         if not self.prefix or any(c in text for c in self.hiding):
             yield from (m.span() for m in self.pattern.finditer(text))
-        elif not self.fold:
-            yield from self._scan(text, text, self.prefix)
-        else:
-            raw = text.encode("utf-8").lower()
-            needle = self.prefix.encode("ascii")
-            yield from (
-                self._scan(text, raw, needle) if len(raw) == len(text) else self._scan_utf8(text, raw, needle)
-            )
-
-    def _scan(self, text: str, haystack: Any, needle: Any) -> Iterator[tuple[int, int]]:
-        """Over a haystack whose positions are the text's (the text, or its bytes when all ASCII)."""
-        size, match = len(needle), self.pattern.match
+            return
+        haystack: str | FoldedText = FoldedText(text) if self.fold else text
+        needle: Any = self.prefix.encode("ascii") if self.fold else self.prefix
+        size, match = len(self.prefix), self.pattern.match
         found = haystack.find(needle)
         while found >= 0:
             if self.whole:
@@ -124,23 +116,34 @@ class Finder:
                 yield m.span()
             found = haystack.find(needle, m.end() if m is not None else found + 1)
 
-    def _scan_utf8(self, text: str, raw: bytes, needle: bytes) -> Iterator[tuple[int, int]]:
-        """Over UTF-8 bytes: each place's character offset is counted from the one before it."""
-        size, match = len(needle), self.pattern.match
-        at_byte = at_char = 0
-        found = raw.find(needle)
-        while found >= 0:
-            at_char += len(raw[at_byte:found].decode("utf-8"))
-            at_byte = found
-            if self.whole:
-                yield at_char, at_char + size
-                found = raw.find(needle, found + size)
-                continue
-            m = match(text, at_char)
-            if m is not None:
-                yield m.span()
-            after = found + len(text[at_char : m.end()].encode("utf-8")) if m is not None else found + 1
-            found = raw.find(needle, after)
+
+class FoldedText:
+    """``str.find`` of an ASCII needle (lower-case bytes) ignoring ASCII case, in character offsets,
+    over the text's UTF-8 bytes with their ASCII letters lower-cased.
+
+    Why bytes: lower-casing a text that is not all ASCII (curly quotes are enough) goes through the
+    Unicode tables character by character; the bytes are lowered in one pass, and no byte of a
+    character outside ASCII is ASCII, so an ASCII needle is only found at a character. Each place's
+    character offset is counted from the place before it (calls go forward through the text).
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.raw = text.encode("utf-8").lower()
+        self.ascii = len(self.raw) == len(text)
+        self._char = self._byte = 0
+
+    def find(self, needle: bytes, start: int = 0) -> int:
+        if self.ascii:
+            return self.raw.find(needle, start)
+        if start < self._char:  # a step back: count from the start again
+            self._char = self._byte = 0
+        byte = self._byte + len(self.text[self._char : start].encode("utf-8"))
+        found = self.raw.find(needle, byte)
+        if found < 0:
+            return -1
+        self._char, self._byte = start + len(self.raw[byte:found].decode("utf-8")), found
+        return self._char
 
 
 @lru_cache(maxsize=64)

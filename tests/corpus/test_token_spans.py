@@ -13,14 +13,14 @@ from bisect import bisect_left, bisect_right
 import pytest
 
 from sacorpus.corpus.collocations import CollocationCounter
-from sacorpus.corpus.kwic import kwic_hits, query_tokens
+from sacorpus.corpus.kwic import ASCII_FOLDS, kwic_hits, query_tokens
 from sacorpus.storage.layout import SPAN_BLOCK, TokenSpans, pack_tokens
 from sacorpus.storage.sqlite_index import narrowing_expression, token_expression
 
 TEXT = (
     "The Water board said: “water is life”. WATER cuts in Straße and STRASSE hit the waters. "
     "They cannot say if aa aaa aa will end; the water, the water! Well-known water-works water. "
-    "The ﬁre ﬁnal: no ﬁre."
+    "The ﬁre ﬁnal: no ﬁre. \u212aelvin and kelvin, İris."
 )
 
 
@@ -95,7 +95,7 @@ def test_kwic_on_spans_equals_kwic_on_lists(phrase: str, case_sensitive: bool, t
     expected = list(kwic_hits(lists, query, width=20, case_sensitive=case_sensitive))
     got = list(kwic_hits(spans, query, width=20, case_sensitive=case_sensitive))
     assert got == expected
-    if phrase in ("water", "the water", "strasse", "aa", "fire") and not case_sensitive:
+    if phrase in ("water", "the water", "strasse", "aa", "fire", "kelvin") and not case_sensitive:
         assert expected  # the cases that matter find something
 
 
@@ -127,3 +127,9 @@ def test_tokens_are_asked_as_whole_words() -> None:
     cur = con.cursor()
     assert narrowing_expression(cur, ["ater"], ["the"]) == '("water" OR "waters") AND ("the")'
     assert narrowing_expression(cur, ["zebr"], ["the"]) == "\x00nothing"
+
+
+def test_every_character_folding_to_ascii_letters_is_checked() -> None:
+    """The characters outside ASCII whose case folding is all ASCII are those KWIC checks as tokens."""
+    every = (chr(c) for c in range(0x80, 0x110000) if not 0xD800 <= c < 0xE000)
+    assert {c for c in every if c.casefold().isascii()} == set(ASCII_FOLDS)
