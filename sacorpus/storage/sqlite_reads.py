@@ -6,7 +6,7 @@ outside the JSON document (the indexed columns, the ``text_z`` blob, the packed 
 query selects them and never decodes the document: it was most of the cost of a query. A row that
 keeps its text or tokens inside the document (an older layout, a record whose tokens could not be
 packed) is read whole, as before, so every row reads the same whichever path it takes (values as
-``record.get`` sees them).
+``record.get`` sees them; an empty token list and a missing one alike).
 """
 
 from __future__ import annotations
@@ -131,7 +131,9 @@ class RowReader:
             tokens, offsets = unpack_tokens(tokens_z, text, with_offsets=self.with_offsets)
         except (LayoutError, ValueError) as exc:
             raise StorageError(f"a stored row cannot be decoded: {exc}") from exc
-        record.update(tokens=tokens, token_offsets=offsets)
+        record["tokens"] = tokens
+        if offsets:  # an empty list and none read alike here (the document would say which)
+            record["token_offsets"] = offsets
         if self.spans:
             record["token_spans"] = None
         return record
