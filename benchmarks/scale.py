@@ -229,12 +229,15 @@ while proc.poll() is None:
     time.sleep(0.01)
 seconds = time.perf_counter() - start
 usage = __import__("resource").getrusage(__import__("resource").RUSAGE_CHILDREN)
-print(json.dumps([seconds, usage.ru_maxrss / 1024, proc.returncode, anon / 1024]))
+cpu = usage.ru_utime + usage.ru_stime
+print(json.dumps([seconds, usage.ru_maxrss / 1024, proc.returncode, anon / 1024, cpu]))
 """
 
 
-def run_command(args: list[str], settings: list[str], timeout: float) -> tuple[float, float, int, float]:
-    """(seconds, peak RSS in MB, exit code, peak anonymous RSS in MB) of ``sacorpus <args>`` (``python -m sacorpus.console``: the
+def run_command(
+    args: list[str], settings: list[str], timeout: float
+) -> tuple[float, float, int, float, float]:
+    """(seconds, peak RSS in MB, exit code, peak anonymous RSS in MB, CPU seconds) of ``sacorpus <args>`` (``python -m sacorpus.console``: the
     corpus commands without Scrapy's start-up, the others through Scrapy's command line) in the
     repository; ``version`` through ``python -m scrapy``."""
     entry = ["scrapy"] if args == ["version"] else ["sacorpus.console"]
@@ -246,14 +249,16 @@ def run_command(args: list[str], settings: list[str], timeout: float) -> tuple[f
             cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, start_new_session=True
         )
     except subprocess.TimeoutExpired:
-        return timeout, 0.0, -9, 0.0
-    seconds, rss, code, anon = json.loads(proc.stdout.strip().splitlines()[-1])
+        return timeout, 0.0, -9, 0.0, 0.0
+    seconds, rss, code, anon, cpu = json.loads(proc.stdout.strip().splitlines()[-1])
     if code != 0:
         print(f"  {' '.join(args)}: exit {code}: {proc.stderr[-300:]}", file=sys.stderr)
-    return float(seconds), float(rss), int(code), float(anon)
+    return float(seconds), float(rss), int(code), float(anon), float(cpu)
 
 
-Result = tuple[float, float, float]  # seconds, peak RSS MB, peak anonymous RSS MB
+#: seconds, peak RSS MB, peak anonymous RSS MB, CPU seconds (user + system: on a loaded machine the
+#: wall time grows with the other processes, the CPU time hardly)
+Result = tuple[float, float, float, float]
 
 
 def time_commands(
@@ -263,10 +268,10 @@ def time_commands(
     for name, args, _ in commands(out):
         if name in skip:
             continue
-        seconds, rss, code, anon = run_command(args, settings, timeout)
-        results[name] = (seconds, rss, anon)
+        seconds, rss, code, anon, cpu = run_command(args, settings, timeout)
+        results[name] = (seconds, rss, anon, cpu)
         print(
-            f"  [{label}] {name:<17} {seconds:8.2f} s  {rss:6.0f} MB  anon {anon:6.0f} MB"
+            f"  [{label}] {name:<17} {seconds:8.2f} s  cpu {cpu:6.2f} s  {rss:6.0f} MB  anon {anon:6.0f} MB"
             f"{'  FAILED' if code else ''}",
             file=sys.stderr,
         )
@@ -279,13 +284,14 @@ def report(title: str, results: dict[str, Result], against: dict[str, Result] | 
     the memory target on the anonymous RSS, file-backed mapped pages aside)."""
     print(f"\n{title}")
     print(
-        f"  {'command':<17} {'seconds':>8} {'peak MB':>8} {'anon MB':>8}  {'baseline':<28} {'ratio':>7}  target"
+        f"  {'command':<17} {'seconds':>8} {'cpu s':>6} {'peak MB':>8} {'anon MB':>8}  {'baseline':<28} {'ratio':>7}"
+        "  target"
     )
-    startup = results.get("startup", (0.0, 0.0, 0.0))[0]
+    startup = results.get("startup", (0.0, 0.0, 0.0, 0.0))[0]
     for name, _args, base in commands(out):
         if name not in results:
             continue
-        seconds, rss, anon = results[name]
+        seconds, rss, anon, cpu = results[name]
         ref_name, ref = (
             (base, results.get(base or "")) if base else (name + " @ smaller", (against or {}).get(name))
         )
@@ -299,7 +305,7 @@ def report(title: str, results: dict[str, Result], against: dict[str, Result] | 
         )
         rss_ok = "" if anon <= RSS_TARGET_MB else f" anon RSS > {RSS_TARGET_MB} MB"
         print(
-            f"  {name:<17} {seconds:8.2f} {rss:8.0f} {anon:8.0f}  {ref_name if ref else '-':<28} {ratio}  "
+            f"  {name:<17} {seconds:8.2f} {cpu:6.2f} {rss:8.0f} {anon:8.0f}  {ref_name if ref else '-':<28} {ratio}  "
             f"{verdict}{rss_ok}"
         )
 
@@ -390,7 +396,7 @@ def mongo(
         ]
         results = time_commands(f"mongo {opts.mongo_size}", settings, out, skip, opts.timeout)
         print(f"\nMongoDB, {opts.mongo_size} articles (ratio: to SQLite at the same size; target <= 3)")
-        for name, (seconds, rss, anon) in results.items():
+        for name, (seconds, rss, anon, _cpu) in results.items():
             ref = (sqlite or {}).get(name)
             ratio = f"{seconds / ref[0]:7.2f}" if ref and ref[0] else "      -"
             print(f"  {name:<17} {seconds:8.2f} s {rss:6.0f} MB  anon {anon:6.0f} MB  x SQLite {ratio}")

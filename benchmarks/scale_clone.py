@@ -25,6 +25,7 @@ from scale import varying
 
 from sacorpus.storage.counts import ALL, CountDelta, count_key, index_text, is_word
 from sacorpus.storage.layout import pack_document, unpack_document, unpack_tokens
+from sacorpus.storage.layout_text import join_text
 from sacorpus.storage.sqlite import SQLiteStore
 from sacorpus.storage.sqlite_rows import STORED as _STORED
 
@@ -51,22 +52,24 @@ def cloned_store(base: Path, dest: Path, base_n: int, n: int) -> float:
     for row in source.execute(f"SELECT {', '.join(_STORED)} FROM articles"):
         stored = dict(zip(_STORED, row, strict=True))
         i = int(str(stored["url"]).rsplit("/", 1)[1])
-        doc = unpack_document(stored["data"])
-        text = doc.get("text") or ""
-        content = hash((doc.get("title"), text))
+        doc = unpack_document(stored["data"])  # the title and text may be in their own blob
+        full = join_text(dict(doc), stored.get("text_z"))
+        text = full.get("text") or ""
+        content = hash((full.get("title"), text))
         if content not in words_of:
             tokens, _ = unpack_tokens(stored["tokens_z"], text) if stored["tokens_z"] else ([], [])
             words_of[content] = {t: c for t, c in Counter(tokens).items() if is_word(t)}
         for j in range(i, n, base_n):
             mine = varying(j, n)
             doc.update(mine)
+            full.update(mine)
             values = {**stored, **{k: v for k, v in mine.items() if k in stored}, "data": pack_document(doc)}
             conn.execute(insert, [values[c] for c in _STORED])
             (fid,) = conn.execute(
                 "INSERT INTO fts_ids (url) VALUES (?) RETURNING id", (mine["url"],)
             ).fetchone()
-            conn.execute("INSERT INTO article_fts (rowid, body) VALUES (?, ?)", (fid, index_text(doc)))
-            key = count_key(doc)
+            conn.execute("INSERT INTO article_fts (rowid, body) VALUES (?, ?)", (fid, index_text(full)))
+            key = count_key(full)
             sharing[(key, content)] += 1
             for k in (key, (ALL, ALL, ALL, key[3])):
                 total = totals.setdefault(k, [0, 0, 0])

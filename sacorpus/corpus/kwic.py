@@ -10,9 +10,9 @@ stored character offsets), so it reads as published; without offsets the tokens 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 #: ``token_spans``: a store that can gives the tokens read on demand in place of the two lists
@@ -161,23 +161,34 @@ def kwic_hits(
         yield KwicHit(left, keyword, right, url, i, left_key, right_key)
 
 
-#: characters whose casefold holds ASCII letters their lower case does not (``ß`` -> ``ss``, ``ſ`` ->
-#: ``s``): the lower-cased text does not show ``strasse`` in ``Straße``, so those tokens are checked as tokens
-_MULTI_FOLD = re.compile("[\u00df\u017f\u1e9e\ufb00-\ufb06]")
+#: the characters outside ASCII whose casefold is ASCII letters (``ß`` -> ``ss``, ``ſ`` -> ``s``, Kelvin
+#: ``K`` -> ``k``, the ligatures): the lower-cased bytes do not show ``strasse`` in ``Straße``, so
+#: those tokens are checked as tokens (all of Unicode checked in tests/corpus/test_token_spans.py)
+ASCII_FOLDS = "\u00df\u017f\u1e9e\u212a" + "".join(map(chr, range(0xFB00, 0xFB07)))
+
+
+@lru_cache(maxsize=256)
+def _folds_into(word: str) -> re.Pattern[str] | None:
+    """The characters of :data:`ASCII_FOLDS` whose case folding is part of ``word`` (casefolded): only
+    a token holding one of them can fold to ``word`` without showing it in the lower-cased text
+    (``ß`` for ``strasse``; none for ``water``, so a text full of ``ﬁ`` ligatures costs nothing)."""
+    chars = "".join(c for c in ASCII_FOLDS if c.casefold() in word)
+    return re.compile("[" + chars + "]") if chars else None
 
 
 def _places(text: str, word: str, case_sensitive: bool) -> Iterator[int]:
-    """Every index where ``word`` (ASCII, lower-case unless ``case_sensitive``) starts in ``text``,
-    ignoring case unless asked (``str.find`` over the lower-cased text: a regex ignoring case is
-    several times slower)."""
-    haystack = text if case_sensitive else text.lower()
-    if len(haystack) != len(text):  # ``İ`` lower-cases to two characters: the offsets would move
-        yield from (m.start() for m in re.finditer("(?=" + re.escape(word) + ")", text, re.IGNORECASE))
-        return
-    found = haystack.find(word)
+    """Every index where ``word`` (ASCII and lower-case unless ``case_sensitive``) starts in ``text``,
+    ignoring ASCII case unless asked (:class:`sacorpus.corpus.search.FoldedText`: a regex ignoring
+    case is several times slower, lower-casing the text twice; the characters outside ASCII that
+    fold to ASCII letters are the caller's, :func:`_folds_into`)."""
+    from sacorpus.corpus.search import FoldedText
+
+    haystack: str | FoldedText = text if case_sensitive else FoldedText(text)
+    needle: Any = word if case_sensitive else word.encode("ascii")
+    found = haystack.find(needle)
     while found >= 0:
         yield found
-        found = haystack.find(word, found + 1)
+        found = haystack.find(needle, found + 1)
 
 
 def span_starts(spans: Any, query: Sequence[str], case_sensitive: bool) -> Iterator[int]:
@@ -187,23 +198,26 @@ def span_starts(spans: Any, query: Sequence[str], case_sensitive: bool) -> Itera
     wanted = [None if q == WILDCARD else (q if case_sensitive else q.casefold()) for q in query]
     # the longest word anchors the search: it has the fewest places (``water``, not ``the``)
     at, first = max(((k, w) for k, w in enumerate(wanted) if w is not None), key=lambda kw: len(kw[1]))
-    text, starts = spans.text, spans.starts
+    text = spans.text
     if not case_sensitive and not first.isascii():
         yield from find_phrase(spans.tokens(0, len(spans)), query, case_sensitive=case_sensitive)
         return
-    candidates = set(spans.kept)
-    if not case_sensitive:  # the tokens holding a character lower() does not fold are checked too
-        candidates.update(bisect_right(starts, m.start()) - 1 for m in _MULTI_FOLD.finditer(text))
-    for at_char in _places(text, first, case_sensitive):
-        i = bisect_left(starts, at_char)
-        if i < len(starts) and starts[i] == at_char:
-            candidates.add(i)
     fold = (lambda t: t) if case_sensitive else str.casefold
+    # the tokens that are not their text, where they are the anchor word
+    candidates = {i for i, token in spans.kept.items() if fold(token) == first}
+    hidden = None if case_sensitive else _folds_into(first)
+    if hidden is not None and hidden.search(text):  # tokens lower() does not fold: checked too
+        candidates.update(spans.last_at(m.start()) for m in hidden.finditer(text))
+    for at_char in _places(text, first, case_sensitive):
+        i = spans.first_from(at_char)
+        if i < len(spans) and spans.start(i) == at_char:
+            candidates.add(i)
+    # the anchor first: a kept token (a quote) fails there without building its neighbours
+    order = [(at, first), *((k, w) for k, w in enumerate(wanted) if w is not None and k != at)]
+    last = len(spans) - len(wanted)
     for i in sorted(candidates):
         s = i - at
-        if 0 <= s <= len(spans) - len(wanted) and all(
-            w is None or fold(spans.token(s + k)) == w for k, w in enumerate(wanted)
-        ):
+        if 0 <= s <= last and all(fold(spans.token(s + k)) == w for k, w in order):
             yield s
 
 
@@ -217,7 +231,7 @@ def _span_hits(
     n = len(query)
     for i in span_starts(spans, query, case_sensitive):
         j = i + n
-        left, keyword, right = _text_hit(spans.text, spans.starts[i], spans.ends[j - 1], width)
+        left, keyword, right = _text_hit(spans.text, spans.start(i), spans.end(j - 1), width)
         left_key, right_key = _keys(spans.tokens(i - _SORT_SPAN, i), spans.tokens(j, j + _SORT_SPAN))
         yield KwicHit(left, keyword, right, url, i, left_key, right_key)
 

@@ -16,6 +16,7 @@ import json
 import struct
 import zlib
 from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from itertools import accumulate, chain
 from typing import Any
@@ -161,21 +162,28 @@ def pack_tokens(
 _HEAD = struct.calcsize("<3sBIII")
 
 
-def _read_tokens(raw: bytes) -> tuple[int, list[int], list[int], array[int], list[str]]:
-    """(token count, starts, ends, indexes of the kept tokens, the kept tokens) of a decompressed blob."""
+def _read_blob(raw: bytes) -> tuple[int, array[int], array[int], list[str]]:
+    """(token count, the (gap, length) pairs, indexes of the kept tokens, the kept tokens) of a
+    decompressed blob."""
     magic, wide, n_tokens, n_offsets, n_differ = struct.unpack("<3sBIII", raw[:_HEAD])
     if magic != _TOKENS:
         raise LayoutError("not a token blob")
     pairs = array("i" if wide else "H")
     at = _HEAD + pairs.itemsize * 2 * n_offsets
     pairs.frombytes(raw[_HEAD:at])
-    # (gap, length) pairs summed in C: start_i = end_(i-1) + gap_i, end_i = start_i + length_i
-    bounds = list(accumulate(pairs))
     differ = array("I")
     differ.frombytes(raw[at : at + 4 * n_differ])
     kept = raw[at + 4 * n_differ :].decode("utf-8").split(_SEP) if n_differ else []
     if len(kept) != n_differ:
         raise LayoutError(f"token blob holds {len(kept)} tokens, header says {n_differ}")
+    return n_tokens, pairs, differ, kept
+
+
+def _read_tokens(raw: bytes) -> tuple[int, list[int], list[int], array[int], list[str]]:
+    """(token count, starts, ends, indexes of the kept tokens, the kept tokens) of a decompressed blob."""
+    n_tokens, pairs, differ, kept = _read_blob(raw)
+    # (gap, length) pairs summed in C: start_i = end_(i-1) + gap_i, end_i = start_i + length_i
+    bounds = list(accumulate(pairs))
     return n_tokens, bounds[0::2], bounds[1::2], differ, kept
 
 
@@ -197,35 +205,84 @@ def unpack_tokens(
     return tokens, offsets
 
 
+#: tokens whose offsets are summed together when one of them is needed (see :class:`TokenSpans`)
+SPAN_BLOCK = 64
+
+
 class TokenSpans:
     """An article's tokens and offsets read on demand from the packed blob: a concordance finds its
     matches in the text and builds only the tokens around them (building every token and offset
     pair of each matching article was most of a KWIC's time).
 
-    ``starts``/``ends`` are the character offsets; ``kept`` the tokens that are not their span of
-    the text (``n't`` from ``n’t``, Treebank quotes), by index. ``None`` from :meth:`read` when the
-    blob has no offset per token (the caller then reads the lists).
+    The offsets are summed block by block (:data:`SPAN_BLOCK` tokens) when a token of the block is
+    asked for: a block's first offset comes from the sums of the blocks before it, taken once per
+    article over the small integers of the blob (Python keeps those as shared objects, so summing
+    them costs a fraction of building every offset). ``kept`` holds the tokens that are not their
+    span of the text (``n't`` from ``n’t``, Treebank quotes), by index. ``None`` from :meth:`read`
+    when the blob has no offset per token (the caller then reads the lists).
     """
 
-    def __init__(self, text: str, starts: list[int], ends: list[int], kept: dict[int, str]) -> None:
-        self.text, self.starts, self.ends, self.kept = text, starts, ends, kept
+    def __init__(self, text: str, pairs: array[int], kept: dict[int, str]) -> None:
+        self.text, self.kept, self._pairs = text, kept, pairs
+        self._n = len(pairs) // 2
+        step = 2 * SPAN_BLOCK
+        # the end of the token before each block (0 before the first), and each block's first start
+        self._cursors = [0, *accumulate(sum(pairs[j : j + step]) for j in range(0, len(pairs), step))]
+        self._firsts = [c + pairs[2 * k * SPAN_BLOCK] for k, c in enumerate(self._cursors[:-1])]
+        self._blocks: dict[int, tuple[list[int], list[int]]] = {}
 
     @classmethod
     def read(cls, blob: bytes | bytearray | memoryview, text: str | None) -> TokenSpans | None:
-        n_tokens, starts, ends, differ, kept = _read_tokens(decompress(blob))
-        if text is None or len(starts) != n_tokens or not n_tokens or ends[-1] > len(text):
+        n_tokens, pairs, differ, kept = _read_blob(decompress(blob))
+        if text is None or len(pairs) != 2 * n_tokens or not n_tokens:
             return None
-        return cls(text, starts, ends, dict(zip(differ, kept, strict=True)))
+        spans = cls(text, pairs, dict(zip(differ, kept, strict=True)))
+        return spans if spans._cursors[-1] <= len(text) else None  # the last end is in the text
 
     def __len__(self) -> int:
-        return len(self.starts)
+        return self._n
+
+    def _block(self, k: int) -> tuple[list[int], list[int]]:
+        """(starts, ends) of block ``k``."""
+        found = self._blocks.get(k)
+        if found is None:
+            at = 2 * k * SPAN_BLOCK
+            bounds = list(accumulate(self._pairs[at : at + 2 * SPAN_BLOCK], initial=self._cursors[k]))
+            found = self._blocks[k] = (bounds[1::2], bounds[2::2])
+        return found
+
+    def start(self, i: int) -> int:
+        return self._block(i // SPAN_BLOCK)[0][i % SPAN_BLOCK]
+
+    def end(self, i: int) -> int:
+        return self._block(i // SPAN_BLOCK)[1][i % SPAN_BLOCK]
+
+    def first_from(self, at: int) -> int:
+        """The first token starting at or after character ``at`` (``bisect_left`` over the starts)."""
+        k = bisect_left(self._firsts, at)
+        if k > 0:
+            starts = self._block(k - 1)[0]
+            i = bisect_left(starts, at)
+            if i < len(starts):
+                return (k - 1) * SPAN_BLOCK + i
+        return min(k * SPAN_BLOCK, self._n)
+
+    def last_at(self, at: int) -> int:
+        """The last token starting at or before character ``at`` (-1: none; ``bisect_right`` - 1)."""
+        k = bisect_right(self._firsts, at)
+        if k == 0:
+            return -1
+        return (k - 1) * SPAN_BLOCK + bisect_right(self._block(k - 1)[0], at) - 1
 
     def token(self, i: int) -> str:
         kept = self.kept.get(i)
-        return kept if kept is not None else self.text[self.starts[i] : self.ends[i]]
+        if kept is not None:
+            return kept
+        starts, ends = self._block(i // SPAN_BLOCK)
+        return self.text[starts[i % SPAN_BLOCK] : ends[i % SPAN_BLOCK]]
 
     def tokens(self, start: int, stop: int) -> list[str]:
-        return [self.token(i) for i in range(max(0, start), min(stop, len(self.starts)))]
+        return [self.token(i) for i in range(max(0, start), min(stop, self._n))]
 
 
 def pack_document(doc: Mapping[str, Any]) -> bytes:

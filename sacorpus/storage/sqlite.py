@@ -31,7 +31,6 @@ from sacorpus.storage.base import (
     spill_path_for,
 )
 from sacorpus.storage.counts import CountDelta, StoreFilter
-from sacorpus.storage.layout import LayoutError, join_record, unpack_document
 from sacorpus.storage.sqlite_comments import COMMENTS_SCHEMA, SQLiteComments
 from sacorpus.storage.sqlite_counts import migrate_counts
 from sacorpus.storage.sqlite_dedup import SQLiteDedupIndex, chunks, migrate_dedup
@@ -43,6 +42,7 @@ from sacorpus.storage.sqlite_index import (
     SQLiteCorpusIndex,
     narrowing_expression,
 )
+from sacorpus.storage.sqlite_reads import RowReader, decode_row
 from sacorpus.storage.sqlite_rows import INDEX_FIELDS, STORED, light_update, row_for
 from sacorpus.storage.sqlite_runs import RUNS_SCHEMA, SQLiteRunRecords
 
@@ -65,7 +65,8 @@ CREATE TABLE IF NOT EXISTS articles (
     tokens_z BLOB,
     token_count INTEGER,
     word_count INTEGER,
-    has_text INTEGER
+    has_text INTEGER,
+    text_z BLOB
 );
 CREATE INDEX IF NOT EXISTS articles_publication ON articles(publication);
 CREATE INDEX IF NOT EXISTS articles_published_at ON articles(published_at);
@@ -85,6 +86,7 @@ _ADDED = {
     "token_count": "INTEGER",
     "word_count": "INTEGER",
     "has_text": "INTEGER",
+    "text_z": "BLOB",
 }
 
 
@@ -244,31 +246,19 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
             return {}
         found: dict[str, dict[str, Any]] = {}
         for chunk in chunks(urls):
-            sql = f"SELECT url, data, NULL, NULL, tokens_z FROM articles WHERE url IN ({','.join('?' * len(chunk))})"
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT url, data, NULL, NULL, tokens_z, text_z FROM articles WHERE url IN ({marks})"
             for row in cur.execute(sql, chunk):
-                record = self._record(*row[1:])
+                record = decode_row(*row[1:])
                 found[row[0]] = {k: record.get(k) for k in INDEX_FIELDS}
         return found
-
-    @staticmethod
-    def _record(
-        data: str | bytes,
-        body: bytes | None,
-        html_z: bytes | None = None,
-        tokens_z: bytes | None = None,
-        with_offsets: bool = True,
-    ) -> dict[str, Any]:
-        try:
-            return join_record(unpack_document(data), body, html_z, tokens_z, with_offsets=with_offsets)
-        except (LayoutError, ValueError) as exc:
-            raise StorageError(f"a stored row cannot be decoded: {exc}") from exc
 
     def get(self, url: str) -> dict[str, Any] | None:
         with self._cursor() as cur:
             row = cur.execute(
-                "SELECT data, body, html_z, tokens_z FROM articles WHERE url=?", (url,)
+                "SELECT data, body, html_z, tokens_z, text_z FROM articles WHERE url=?", (url,)
             ).fetchone()
-        return self._record(*row) if row else None
+        return decode_row(*row) if row else None
 
     def unlabelled_urls(self) -> list[str]:
         sql = (
@@ -313,35 +303,15 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
     ) -> Iterator[dict[str, Any]]:
         """Records passing ``where`` in (fetched_at, url) order, narrowed by the FTS index to those
         containing every substring and token (3+ characters; shorter ones are left to the caller)."""
-        wanted = set(fields) | {"url"} if fields is not None else None
-        with_body = wanted is None or "body" in wanted
-        with_html = wanted is None or "html" in wanted
-        with_tokens = wanted is None or bool({"tokens", "token_offsets"} & wanted)
-        with_offsets = wanted is None or "token_offsets" in wanted
-        spans = wanted is not None and "token_spans" in wanted  # tokens read on demand (KWIC)
-        select = (
-            "fetched_at, url, data"
-            + (", body" if with_body or with_html else ", NULL")
-            + (", html_z" if with_html else ", NULL")
-            + (", tokens_z" if with_tokens else ", NULL")
-        )
+        reader = RowReader(fields)
         query = None
         if self.index_ready(FTS_READY):
             with self._cursor() as cur:
                 query = narrowing_expression(cur, substrings, tokens)
         if query == NOTHING:
             return
-        rows = self._matching_rows(select, where, query, max(1, batch_size))
-        for row in rows:
-            record = self._record(row[2], row[3], row[4], None if spans else row[5], with_offsets)
-            if spans and row[5] is not None:
-                found = self._spans(row[5], record.get("text"))
-                if found is None:  # no offset per token: the lists, as without spans
-                    record = self._record(row[2], row[3], row[4], row[5], with_offsets)
-                record["token_spans"] = found
-            if not with_body:
-                record.pop("body", None)
-            yield {k: v for k, v in record.items() if k in wanted} if wanted is not None else record
+        for row in self._matching_rows(reader.select, where, query, max(1, batch_size)):
+            yield reader.record(row)
 
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         fields = dict(fields)
@@ -354,11 +324,11 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
                     self._apply_delta(cur, counts)
                 return done
             row = cur.execute(
-                "SELECT data, body, html_z, tokens_z FROM articles WHERE url=?", (url,)
+                "SELECT data, body, html_z, tokens_z, text_z FROM articles WHERE url=?", (url,)
             ).fetchone()
             if row is None:
                 return False
-            record = self._record(*row)
+            record = decode_row(*row)
             old = {url: {k: record.get(k) for k in INDEX_FIELDS}}
             record.update(fields)
             record["url"] = url

@@ -19,9 +19,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from sacorpus.storage.base import StorageError
 from sacorpus.storage.counts import ALL, CountDelta, KeptCount, StoreFilter, WordCounts, index_text
-from sacorpus.storage.layout import LayoutError, TokenSpans
 from sacorpus.storage.sqlite_counts import COUNTS_SCHEMA, SQLiteCounts
 
 INDEX_SCHEMA = (
@@ -251,14 +249,6 @@ class SQLiteCorpusIndex(SQLiteCounts):
         cur.executemany("INSERT OR IGNORE INTO fts_vocab (term) VALUES (?)", ((t,) for t in terms))
 
     # --- reads -----------------------------------------------------------------------------------
-
-    @staticmethod
-    def _spans(blob: bytes, text: Any) -> TokenSpans | None:
-        """The tokens of a packed blob read on demand (see :class:`TokenSpans`)."""
-        try:
-            return TokenSpans.read(blob, text if isinstance(text, str) else None)
-        except (LayoutError, ValueError) as exc:
-            raise StorageError(f"a stored row cannot be decoded: {exc}") from exc
 
     def _matching_rows(
         self, select: str, where: StoreFilter, query: str | None, batch_size: int

@@ -17,10 +17,17 @@ from typing import Any
 from sacorpus import settings as defaults
 from sacorpus.storage.base import INDEXED_FIELDS, StorageError
 from sacorpus.storage.counts import CountDelta, CountKey, count_key
-from sacorpus.storage.layout import LayoutError, pack_document, split_record, unpack_document, unpack_tokens
+from sacorpus.storage.layout import (
+    LayoutError,
+    pack_document,
+    split_record,
+    unpack_document,
+    unpack_tokens,
+)
+from sacorpus.storage.layout_text import join_text, pack_text
 
 COLUMNS = INDEXED_FIELDS  # url first
-STORED = (*COLUMNS, "data", "body", "html_z", "tokens_z", "token_count", "word_count", "has_text")
+STORED = (*COLUMNS, "data", "body", "html_z", "tokens_z", "token_count", "word_count", "has_text", "text_z")
 #: what the counts and the search index need of an article's previous version
 INDEX_FIELDS = ("url", "publication", "published_at", "language", "dedup_label", "title", "text", "tokens")
 #: fields a light update cannot set: they live in the packed blobs, the search index or derived columns
@@ -31,7 +38,7 @@ _SET_COLUMNS = ", ".join(f"{c} = ?" for c in ("data", *COLUMNS[1:]))
 
 
 def row_for(record: Mapping[str, Any], level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL) -> tuple[Any, ...]:
-    """Indexed columns, the compressed JSON of the rest, and the packed body, HTML and tokens.
+    """Indexed columns, the compressed JSON of the rest, and the packed body, HTML, tokens and text.
 
     Why apart: the decoded HTML is most of a record (163 KB of 170 KB for a typical page) and is the
     body decoded, so it is kept as a zstd delta of the body; tokens and offsets are packed (see
@@ -41,13 +48,15 @@ def row_for(record: Mapping[str, Any], level: int = defaults.SACORPUS_STORE_ZSTD
         raise StorageError("a record without url cannot be stored")
     try:
         doc, body, html, tokens = split_record(record, level)
+        text = pack_text(doc)
         packed_doc = pack_document(doc)
     except LayoutError as exc:
         raise StorageError(f"record {record.get('url')!r} cannot be stored: {exc}") from exc
     counts = [
         record.get(n) if isinstance(record.get(n), int) else None for n in ("token_count", "word_count")
     ]
-    return (*_columns(record), packed_doc, body, html, tokens, *counts, 1 if record.get("text") else 0)
+    has_text = 1 if record.get("text") else 0
+    return (*_columns(record), packed_doc, body, html, tokens, *counts, has_text, text)
 
 
 def _columns(record: Mapping[str, Any]) -> list[Any]:
@@ -64,7 +73,7 @@ def light_update(
     older-layout row, or a field the light path cannot set), False when the URL is not stored."""
     if HEAVY_FIELDS & set(fields):
         return None
-    row = cur.execute("SELECT data, tokens_z FROM articles WHERE url = ?", (url,)).fetchone()
+    row = cur.execute("SELECT data, tokens_z, text_z FROM articles WHERE url = ?", (url,)).fetchone()
     if row is None:
         return False
     if isinstance(row[0], str):
@@ -75,7 +84,7 @@ def light_update(
         doc.update(fields)
         doc["url"] = url
         if delta is not None and count_key(doc) != before:
-            _move_counts(doc, before, row[1], delta)
+            _move_counts(join_text(dict(doc), row[2]), before, row[1], delta)
         cur.execute(
             f"UPDATE articles SET {_SET_COLUMNS} WHERE url = ?", (pack_document(doc), *_columns(doc)[1:], url)
         )

@@ -25,7 +25,14 @@ from sacorpus.corpus.collocations import (
 from sacorpus.corpus.filters import ArticleFilter
 from sacorpus.corpus.kwic import KWIC_FIELDS, KwicHit, kwic_hits, query_tokens, sort_hits
 from sacorpus.corpus.kwic import index_substrings as kwic_index_tokens
-from sacorpus.corpus.search import SEARCH_FIELDS, SearchHit, compile_pattern, index_substrings, search_record
+from sacorpus.corpus.search import (
+    SEARCH_FIELDS,
+    SearchHit,
+    compile_pattern,
+    finder,
+    index_substrings,
+    search_record,
+)
 from sacorpus.corpus.stats import GROUP_ROW, CorpusStats
 from sacorpus.corpus.wordlist import WORDLIST_FIELDS, WordCounter, WordlistRow, wordlist_rows
 from sacorpus.storage.base import ArticleStore
@@ -128,7 +135,7 @@ def search(
             for record in records:
                 if len(required) > 1:
                     whole = f"{record.get('title') or ''}\n{record.get('text') or ''}"
-                    if not all(p.search(whole) for p in required):
+                    if not all(next(finder(p).spans(whole), None) is not None for p in required):
                         continue
                 hit = search_record(record, pattern)
                 if hit is not None:
