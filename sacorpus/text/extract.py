@@ -28,6 +28,7 @@ from sacorpus.text.linefilters import filter_lines
 from sacorpus.text.metadata import Metadata, extract_metadata
 from sacorpus.text.preclean import parse_html, preclean_tree, repair_glued_sentences
 from sacorpus.text.rules import body_rules, paragraph_chars, ruled_text_lost, suspicious, without_body_rules
+from sacorpus.text.standfirst import lead_paragraph, with_lead
 from sacorpus.text.unicode_text import visible_text
 
 logger = logging.getLogger(__name__)
@@ -302,15 +303,17 @@ def _extract(
             text = backup
             result.extractor = "readability-lxml"
             result.problems.append("fallback-extractor")
+    titles = [meta.title, meta.title_clean, *meta.title_candidates]
     if line_filters:
         text = filter_lines(
             text,
-            titles=[meta.title, meta.title_clean, *meta.title_candidates],
+            titles=titles,
             anchors=all_anchors,
             strip_text=rules.strip_text,
             history=history,
             url=url if url and "://" in url else meta.canonical_url,
         )
+    text = with_lead(text, lead_paragraph(root, meta.descriptions, text, titles, history, url))
     result.text = text
     result.anchors = anchors_in_text(all_anchors, text)
     result.page_type = classify_page(text, url, meta)

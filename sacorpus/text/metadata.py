@@ -26,6 +26,7 @@ from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.dates import extract_modified, extract_published, local_day
 from sacorpus.text.metareaders import host_of, ld_article, read_json_ld, read_meta, select
 from sacorpus.text.pagefields import (
+    description_candidates,
     extract_canonical,
     extract_description,
     extract_section,
@@ -51,6 +52,9 @@ class Metadata:
     section: str | None = None
     tags: list[str] = field(default_factory=list)
     description: str | None = None
+    descriptions: list[str] = field(
+        default_factory=list
+    )  # every summary the page declares (the lead's evidence)
     canonical_url: str | None = None
     site_name: str | None = None
     page_types: list[str] = field(default_factory=list)  # schema.org / og:type hints
@@ -114,6 +118,7 @@ def extract_metadata(
     meta.modified = extract_modified(metas, ld)
     meta.tags = extract_tags(metas, ld)
     meta.description = extract_description(metas, ld)
+    meta.descriptions = description_candidates(metas, ld)
     meta.canonical_url = extract_canonical(root, metas, url)
     meta.page_types = page_types(metas, ld)
     meta.news_article = is_news_article(objects)
