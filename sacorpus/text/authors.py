@@ -9,11 +9,12 @@ furniture ("9 articles"), and splits several authors on "and", "&", ",", ";" and
 What is not a person is kept out, on evidence that holds on any site: the publisher's company (company
 words, a legal form such as "GmbH" or "e.V."), a copyright line, the page's own section name, and the
 outlet credited beside a person in one byline ("Jane Doe | News24", "Jane Doe for The Daily Lamp").
-Wire agencies and desks that sign a report ("AFP", "Staff Reporter", "BR24 Redaktion") are kept as
-given: they are the byline as written, and every evaluation set's truth records them so; a corpus
-user filters them with :func:`is_agency`. A desk credit stays whole ("Cape Argus Reporter"): cutting
-its role would leave a newspaper's name where a person's belongs. An outlet that is the whole byline
-is kept only when no source names a person.
+Wire agencies and desks that sign a report ("AFP", "Staff Reporter", "BR24 Redaktion") are part of
+the byline as written but not people: :func:`people_and_agencies` moves them to the article's
+``agencies`` field, so ``authors`` holds people only and nothing the byline states is lost. A desk
+credit stays whole ("Cape Argus Reporter"): cutting its role would leave a newspaper's name where a
+person's belongs. An outlet that is the whole byline is kept (as an agency) only when no source names
+a person.
 """
 
 from __future__ import annotations
@@ -27,22 +28,22 @@ from sacorpus.text.bylines import AUTHOR_META, bold_byline, byline_markup, twitt
 from sacorpus.text.metareaders import LdObject, Metas, ld_names, ld_resolve, selected_values
 from sacorpus.text.titles import clean_spaces, is_site_segment, norm_key
 
+#: wire services and news agencies that sign reports, by their usual names (small on purpose: desks and
+#: outlets are told by their shape, see :func:`is_agency`)
 AGENCIES = frozenset(
-    [
+    (
         "reuters",
         "afp",
+        "agence france-presse",
         "ap",
-        "associated",
-        "press",
-        "the",
-        "associated",
-        "press",
+        "associated press",
+        "the associated press",
         "sapa",
-        "anadolu",
+        "south african press association",
         "ana",
-        "african",
-        "news",
-        "agency",
+        "african news agency",
+        "anadolu",
+        "anadolu agency",
         "dpa",
         "epa",
         "bloomberg",
@@ -53,14 +54,47 @@ AGENCIES = frozenset(
         "kyodo",
         "upi",
         "pa",
-        "pa",
-        "media",
+        "pa media",
         "aap",
         "gcis",
         "bbc",
         "cnn",
-    ]
-) | {"associated press", "the associated press", "african news agency", "pa media", "agence france-presse"}
+        "tass",
+        "pti",
+        "ians",
+        "sda",
+        "kna",
+    )
+)
+#: last words of a desk's or a company's credit: "Staff Reporter", "News24 Wire", "BR24 Redaktion",
+#: "Independent Newspapers Online", "Arena Media", "Foreign Desk", "Our Correspondent"
+DESK_WORDS = frozenset(
+    (
+        "reporter",
+        "reporters",
+        "correspondent",
+        "correspondents",
+        "desk",
+        "staff",
+        "wire",
+        "agency",
+        "agencies",
+        "agenturen",
+        "newsroom",
+        "redaktion",
+        "redaction",
+        "rédaction",
+        "redacción",
+        "redazione",
+        "bureau",
+        "online",
+        "media",
+        "newspapers",
+        "ltd",
+        "service",
+        "services",
+    )
+)
 _LEADIN = re.compile(
     r"^\s*(?:(?:view|show|see)\s+all\s+(?:posts|articles|stories)\s+(?:by|of|from)|"
     r"(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|(?:voir\s+)?tous\s+les\s+articles\s+de|"
@@ -251,8 +285,31 @@ def split_authors(
 
 
 def is_agency(name: str) -> bool:
-    """True for news agencies ("Reuters", "AFP", "Sapa"), which bylines give instead of a person."""
-    return name.casefold().strip() in AGENCIES
+    """True for a credit that is not a person: a news agency ("Reuters", "AFP", "Sapa"), a desk
+    ("Staff Reporter", "News24 Wire", "BR24 Redaktion"), an outlet's short code ("IOL", "NTV"), a company
+    or a copyright line.
+
+    Evidence that holds in any language: the agency's name (:data:`AGENCIES`), a desk or company word
+    as the credit's last word (:data:`DESK_WORDS`), a single word in capitals (an acronym, never a
+    person's whole name), and :func:`is_organisation`. A person's name, in any script, is none of these.
+    """
+    text = " ".join(name.split())
+    words = re.findall(r"[^\W_]+", text.casefold())
+    if not words or text.casefold() in AGENCIES or all(w in AGENCIES for w in words):
+        return True
+    if words[-1] in DESK_WORDS or (len(words) == 1 and text.isupper() and len(text) <= 6):
+        return True
+    return is_organisation(text)
+
+
+def people_and_agencies(names: Iterable[str]) -> tuple[list[str], list[str]]:
+    """``names`` split into the people who wrote and the agencies, desks and outlets credited with them
+    ("Thandi Mokoena, AP" -> (["Thandi Mokoena"], ["AP"])): author lists hold people only."""
+    people: list[str] = []
+    agencies: list[str] = []
+    for name in names:
+        (agencies if is_agency(name) else people).append(name)
+    return people, agencies
 
 
 def _author_sources(
@@ -313,4 +370,12 @@ def extract_authors(
     return outlet_only
 
 
-__all__ = ["AGENCIES", "extract_authors", "is_agency", "is_organisation", "split_authors"]
+__all__ = [
+    "AGENCIES",
+    "DESK_WORDS",
+    "extract_authors",
+    "is_agency",
+    "is_organisation",
+    "people_and_agencies",
+    "split_authors",
+]

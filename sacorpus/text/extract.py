@@ -61,7 +61,8 @@ class Extracted:
     text: str = ""  # C: one paragraph per line
     title: str | None = None  # T: as published
     title_clean: str | None = None
-    authors: list[str] = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)  # people only
+    agencies: list[str] = field(default_factory=list)  # agencies, desks, outlets credited in the byline
     published_at: str | None = None  # UTC ISO 8601 ("2025-05-21T12:19:07Z")
     published_raw: str | None = None
     published_day: str | None = None  # YYYY-MM-DD in the page's own offset
@@ -280,7 +281,7 @@ def _extract(
 
     meta = extract_metadata(root, url, rules, fallback, site_name, history)
     result.title, result.title_clean = meta.title, meta.title_clean
-    result.authors = meta.authors
+    result.authors, result.agencies = meta.authors, meta.agencies
     result.published_at, result.published_raw, result.published_day = (
         meta.published_at,
         meta.published_raw,
