@@ -27,25 +27,68 @@ from sacorpus.text.titles import clean_spaces
 MIN_WORDS = 6
 #: the start of a description looked for in the page (characters; descriptions are often cut short)
 PROBE_CHARS = 48
+#: letters and digits a shown lead may have before the description: a dateline ("CAPE TOWN -"), a kicker
+MAX_LEAD_IN = 40
 #: the shown lead may hold a dateline or a credit beside the description, not a whole story
 MAX_GROWTH = 1.6
 _ELLIPSIS = re.compile(r"\s*(?:\.{3}|…|\[…\]|\[\.\.\.\])\s*$")
 _BLOCKS = frozenset(
-    ("p", "div", "h2", "h3", "h4", "h5", "h6", "li", "section", "header", "blockquote", "td", "dd", "summary")
+    (
+        "p",
+        "div",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "li",
+        "section",
+        "header",
+        "blockquote",
+        "td",
+        "dd",
+        "summary",
+    )
 )
 # where a page repeats its own description without it being the lead: menus, teaser links, footers
 _OUTSIDE = frozenset(("nav", "footer", "aside", "a", "button", "form", "figcaption", "noscript", "template"))
-_FIND = "//body//*[not(self::script or self::style)][contains(normalize-space(.), $probe)]"
+#: text nodes holding a probe (one pass over the page's text, whatever its nesting depth)
+_FIND = "//body//text()[contains(., $probe)]"
+#: characters of a probe: short enough to fall inside one text node, long enough to be specific
+PROBE_WORDS_CHARS = 28
 
 
 def _squash(text: str) -> str:
     return re.sub(r"\W+", "", text).casefold()
 
 
-def _deepest(matches: list[Any]) -> list[Any]:
-    """The innermost of the matching elements (every ancestor of a match matches too), in page order."""
-    inner = {id(anc) for el in matches for anc in el.iterancestors()}
-    return [el for el in matches if id(el) not in inner]
+def _probes(stem: str) -> list[str]:
+    """Two short pieces of the description, from its start and its middle: markup inside the shown lead
+    (a bold dateline, a link) splits its text nodes, and one of them is found whole."""
+    words = stem.split()
+    out = []
+    for start in (0, len(words) // 2):
+        probe = ""
+        for word in words[start:]:
+            if len(probe) + len(word) + 1 > PROBE_WORDS_CHARS and probe:
+                break
+            probe = f"{probe} {word}".strip()
+        out.append(probe)
+    return list(dict.fromkeys(p for p in out if len(p) >= 8))
+
+
+def _holders(root: Any, stem: str) -> list[Any]:
+    """The elements whose own text holds a piece of the description, in page order, once each."""
+    found: dict[int, Any] = {}
+    for probe in _probes(stem):
+        for node in root.xpath(_FIND, probe=probe):
+            el = node.getparent()
+            if el is not None and node.is_tail:
+                el = el.getparent()
+            if el is not None and el.tag not in ("script", "style"):
+                found.setdefault(id(el), el)
+    return list(found.values())
 
 
 def _block_text(el: Any) -> str | None:
@@ -63,14 +106,12 @@ def _shown_lead(root: Any, description: str, squashed_text: str) -> str | None:
     stem = _ELLIPSIS.sub("", description)
     if len(stem.split()) < MIN_WORDS or _squash(stem) in squashed_text:
         return None  # too short to tell, or the story holds it already (its first paragraph, cut)
-    probe = stem[:PROBE_CHARS].rsplit(" ", 1)[0] if len(stem) > PROBE_CHARS else stem
-    for el in _deepest(root.xpath(_FIND, probe=probe)):
+    start = _squash(stem[:PROBE_CHARS])
+    for el in _holders(root, stem):
         shown = _block_text(el)
-        if (
-            shown
-            and len(shown) <= MAX_GROWTH * len(stem) + 40
-            and _squash(stem[:PROBE_CHARS]) in _squash(shown)
-        ):
+        # the block opens with the description (a dateline or a kicker before it at most)
+        at = _squash(shown).find(start) if shown else -1
+        if shown and 0 <= at <= MAX_LEAD_IN and len(shown) <= MAX_GROWTH * len(stem) + 40:
             return shown
     return None
 
