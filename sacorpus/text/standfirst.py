@@ -56,7 +56,7 @@ _OUTSIDE = frozenset(("nav", "footer", "aside", "a", "button", "form", "figcapti
 #: text nodes holding a probe (one pass over the page's text, whatever its nesting depth)
 _FIND = "//body//text()[contains(., $probe)]"
 #: characters of a probe: short enough to fall inside one text node, long enough to be specific
-PROBE_WORDS_CHARS = 28
+PROBE_WORDS_CHARS = 20
 
 
 def _squash(text: str) -> str:
@@ -64,11 +64,11 @@ def _squash(text: str) -> str:
 
 
 def _probes(stem: str) -> list[str]:
-    """Two short pieces of the description, from its start and its middle: markup inside the shown lead
+    """Short pieces of the description, from its start and each quarter: markup inside the shown lead
     (a bold dateline, a link) splits its text nodes, and one of them is found whole."""
     words = stem.split()
     out = []
-    for start in (0, len(words) // 2):
+    for start in sorted({0, len(words) // 4, len(words) // 2, 3 * len(words) // 4}):
         probe = ""
         for word in words[start:]:
             if len(probe) + len(word) + 1 > PROBE_WORDS_CHARS and probe:

@@ -80,3 +80,11 @@ def test_with_lead_puts_the_lead_first_and_never_fills_an_empty_page():
     assert with_lead("Story.", "Lead.") == "Lead.\nStory."
     assert with_lead("", "Lead.") == ""
     assert with_lead("Story.", None) == "Story."
+
+
+def test_a_lead_split_by_markup_is_found_whole():
+    linked = LEAD.replace("city council", '<a href="/council">city council</a>').replace("old", "<b>old</b>")
+    ex = extract_article(
+        page(f'<div class="lede"><p>{linked}</p></div>'), "https://example.org/news/bridge-5"
+    )
+    assert ex.text.split("\n")[0] == LEAD
