@@ -314,8 +314,7 @@ def _extract(
             history=history,
             url=url if url and "://" in url else meta.canonical_url,
         )
-    text = with_lead(text, lead_paragraph(root, meta.descriptions, text, titles, history, url))
-    result.text = text
+    result.text = text = with_lead(text, lead_paragraph(root, meta.descriptions, text, titles, history, url))
     result.anchors = anchors_in_text(all_anchors, text)
     result.page_type = classify_page(text, url, meta)
     return result
