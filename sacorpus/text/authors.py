@@ -28,72 +28,27 @@ from sacorpus.text.bylines import AUTHOR_META, bold_byline, byline_markup, twitt
 from sacorpus.text.metareaders import LdObject, Metas, ld_names, ld_resolve, selected_values
 from sacorpus.text.titles import clean_spaces, is_site_segment, norm_key
 
+
+def _listed(names: str) -> frozenset[str]:
+    """A word list written as one "a|b|c" string (kept short in the source)."""
+    return frozenset(names.split("|"))
+
+
 #: wire services and news agencies that sign reports, by their usual names (small on purpose: desks and
 #: outlets are told by their shape, see :func:`is_agency`)
-AGENCIES = frozenset(
-    (
-        "reuters",
-        "afp",
-        "agence france-presse",
-        "ap",
-        "associated press",
-        "the associated press",
-        "sapa",
-        "south african press association",
-        "ana",
-        "african news agency",
-        "anadolu",
-        "anadolu agency",
-        "dpa",
-        "epa",
-        "bloomberg",
-        "xinhua",
-        "efe",
-        "ansa",
-        "apa",
-        "kyodo",
-        "upi",
-        "pa",
-        "pa media",
-        "aap",
-        "gcis",
-        "bbc",
-        "cnn",
-        "tass",
-        "pti",
-        "ians",
-        "sda",
-        "kna",
-    )
+AGENCIES = _listed(
+    "reuters|afp|agence france-presse|ap|associated press|the associated press|sapa|"
+    "south african press association|ana|african news agency|anadolu|anadolu agency|dpa|epa|"
+    "bloomberg|xinhua|efe|ansa|apa|kyodo|upi|pa|pa media|aap|gcis|bbc|cnn|tass|pti|ians|sda|kna"
 )
 #: last words of a desk's or a company's credit: "Staff Reporter", "News24 Wire", "BR24 Redaktion",
-#: "Independent Newspapers Online", "Arena Media", "Foreign Desk", "Our Correspondent"
-DESK_WORDS = frozenset(
-    (
-        "reporter",
-        "reporters",
-        "correspondent",
-        "correspondents",
-        "desk",
-        "staff",
-        "wire",
-        "agency",
-        "agencies",
-        "agenturen",
-        "newsroom",
-        "redaktion",
-        "redaction",
-        "rédaction",
-        "redacción",
-        "redazione",
-        "bureau",
-        "online",
-        "media",
-        "newspapers",
-        "ltd",
-        "service",
-        "services",
-    )
+#: "Independent Newspapers Online", "Arena Media", "Foreign Desk", "Our Correspondent", "Support Team",
+#: "Deutsche Presse-Agentur", "Salzburger Nachrichten"
+DESK_WORDS = _listed(
+    "team|newsdesk|report|reports|agentur|news|nachrichten|zeitung|press|reporter|reporters|"
+    "correspondent|correspondents|desk|staff|wire|agency|agencies|agenturen|newsroom|redaktion|"
+    "redaction|rédaction|redacción|redazione|bureau|online|media|newspapers|ltd|service|"
+    "services"
 )
 _LEADIN = re.compile(
     r"^\s*(?:(?:view|show|see)\s+all\s+(?:posts|articles|stories)\s+(?:by|of|from)|"
@@ -284,20 +239,27 @@ def split_authors(
     return out
 
 
+#: first words of a desk's credit: "Staff Writer", "Redaktion Polizeiticker", "Newsroom Cape Town"
+DESK_FIRST_WORDS = frozenset(("staff", "redaktion", "newsroom", "newsdesk", "presse", "pressestelle"))
+
+
 def is_agency(name: str) -> bool:
     """True for a credit that is not a person: a news agency ("Reuters", "AFP", "Sapa"), a desk
     ("Staff Reporter", "News24 Wire", "BR24 Redaktion"), an outlet's short code ("IOL", "NTV"), a company
     or a copyright line.
 
     Evidence that holds in any language: the agency's name (:data:`AGENCIES`), a desk or company word
-    as the credit's last word (:data:`DESK_WORDS`), a single word in capitals (an acronym, never a
-    person's whole name), and :func:`is_organisation`. A person's name, in any script, is none of these.
+    as the credit's last word (:data:`DESK_WORDS`) or a desk word as its first (:data:`DESK_FIRST_WORDS`),
+    a single word in capitals (an acronym, never a person's whole name), a domain name ("ORF.at"), and
+    :func:`is_organisation`. A person's name, in any script, is none of these.
     """
     text = " ".join(name.split())
     words = re.findall(r"[^\W_]+", text.casefold())
     if not words or text.casefold() in AGENCIES or all(w in AGENCIES for w in words):
         return True
-    if words[-1] in DESK_WORDS or (len(words) == 1 and text.isupper() and len(text) <= 6):
+    if words[-1] in DESK_WORDS or words[0] in DESK_FIRST_WORDS or _DOMAIN.match(text):
+        return True
+    if len(words) == 1 and text.isupper() and len(text) <= 6:
         return True
     return is_organisation(text)
 
@@ -372,6 +334,7 @@ def extract_authors(
 
 __all__ = [
     "AGENCIES",
+    "DESK_FIRST_WORDS",
     "DESK_WORDS",
     "extract_authors",
     "is_agency",

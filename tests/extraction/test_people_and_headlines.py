@@ -152,6 +152,11 @@ def test_a_person_named_after_the_byline_desk_is_found_beside_it():
         "Independent Newspapers Online",
         "(c) The Daily Telegraph",
         "NTV",
+        "Staff Writer",
+        "Redaktion Polizeiticker Schweiz",
+        "Deutsche Presse-Agentur",
+        "Support Team",
+        "ORF.at",
     ],
 )
 def test_agencies_desks_and_companies_are_not_people(name):
