@@ -250,7 +250,7 @@ def is_agency(name: str) -> bool:
 
     Evidence that holds in any language: the agency's name (:data:`AGENCIES`), a desk or company word
     as the credit's last word (:data:`DESK_WORDS`) or a desk word as its first (:data:`DESK_FIRST_WORDS`),
-    a single word in capitals (an acronym, never a person's whole name), a domain name ("ORF.at"), and
+    a single word of three to six capitals (an acronym; two are a person's initials), a domain name ("ORF.at"), and
     :func:`is_organisation`. A person's name, in any script, is none of these.
     """
     text = " ".join(name.split())
@@ -259,7 +259,7 @@ def is_agency(name: str) -> bool:
         return True
     if words[-1] in DESK_WORDS or words[0] in DESK_FIRST_WORDS or _DOMAIN.match(text):
         return True
-    if len(words) == 1 and text.isupper() and len(text) <= 6:
+    if len(words) == 1 and text.isupper() and 3 <= len(text) <= 6:  # two capitals are initials
         return True
     return is_organisation(text)
 

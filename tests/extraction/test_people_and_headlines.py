@@ -259,3 +259,7 @@ def test_a_desk_credit_stays_whole_never_a_newspaper_name_alone(desk):
     assert split_authors("Jane Doe | Reporter") == split_authors("Jane Doe, Senior Reporter") == ["Jane Doe"]
     # a name and its job title read from two spans of one byline block (the Arena layout)
     assert split_authors("Tania Mkhize Senior reporter") == ["Tania Mkhize"]
+
+
+def test_a_persons_initials_are_not_an_agency():
+    assert not is_agency("DT") and is_agency("NTV")
