@@ -51,7 +51,8 @@ class Article:
     title: str | None = None  # T: title as published
     title_clean: str | None = None  # title with site prefixes/suffixes removed
     title_tokens: list[str] = field(default_factory=list)  # F: cleaned title, tokenized
-    authors: list[str] = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)  # the people who wrote, people only
+    agencies: list[str] = field(default_factory=list)  # agencies, desks, outlets the byline credits
     published_at: str | None = None  # D: UTC ISO 8601
     published_raw: str | None = None  # the date string as the page gave it
     modified_at: str | None = None

@@ -29,6 +29,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("published_at", "string"),
     ("title", "string"),
     ("authors", "list<string>"),
+    ("agencies", "list<string>"),
     ("section", "string"),
     ("language", "string"),
     ("language_prob", "double"),
@@ -68,6 +69,7 @@ def parquet_row(record: Mapping[str, Any]) -> dict[str, Any]:
     row["lemmas"] = [a[2] for a in annotated] if annotated else None
     row["tokens"] = list(record.get("tokens") or [])
     row["authors"] = list(record.get("authors") or [])
+    row["agencies"] = list(record.get("agencies") or [])
     for name in ("token_count", "word_count"):
         row[name] = int(record.get(name) or 0)
     prob = record.get("language_prob")

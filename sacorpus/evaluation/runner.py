@@ -83,7 +83,7 @@ def run_sacorpus(
     pred = Prediction(
         text=(ex.text if ex else "") or "",
         title=ex.title_clean if ex else None,
-        authors=list(ex.authors) if ex else [],
+        authors=[*ex.authors, *ex.agencies] if ex else [],  # the byline as stated: the truth's "author"
         date=(ex.published_day if ex else None),
         seconds=elapsed,
     )

@@ -190,7 +190,7 @@ def judge(check: CheckResult, publication: Publication, answer: Fetched, short_c
         return
     check.text_chars = len(ex.text)
     check.title = ex.title_clean or ex.title
-    check.authors = list(ex.authors)
+    check.authors = [*ex.authors, *ex.agencies]  # a byline read, whether people or an agency signed
     check.published = ex.published_at or ex.published_day
     check.problems += [
         name

@@ -9,11 +9,12 @@ furniture ("9 articles"), and splits several authors on "and", "&", ",", ";" and
 What is not a person is kept out, on evidence that holds on any site: the publisher's company (company
 words, a legal form such as "GmbH" or "e.V."), a copyright line, the page's own section name, and the
 outlet credited beside a person in one byline ("Jane Doe | News24", "Jane Doe for The Daily Lamp").
-Wire agencies and desks that sign a report ("AFP", "Staff Reporter", "BR24 Redaktion") are kept as
-given: they are the byline as written, and every evaluation set's truth records them so; a corpus
-user filters them with :func:`is_agency`. A desk credit stays whole ("Cape Argus Reporter"): cutting
-its role would leave a newspaper's name where a person's belongs. An outlet that is the whole byline
-is kept only when no source names a person.
+Wire agencies and desks that sign a report ("AFP", "Staff Reporter", "BR24 Redaktion") are part of
+the byline as written but not people: :func:`people_and_agencies` moves them to the article's
+``agencies`` field, so ``authors`` holds people only and nothing the byline states is lost. A desk
+credit stays whole ("Cape Argus Reporter"): cutting its role would leave a newspaper's name where a
+person's belongs. An outlet that is the whole byline is kept (as an agency) only when no source names
+a person.
 """
 
 from __future__ import annotations
@@ -27,40 +28,28 @@ from sacorpus.text.bylines import AUTHOR_META, bold_byline, byline_markup, twitt
 from sacorpus.text.metareaders import LdObject, Metas, ld_names, ld_resolve, selected_values
 from sacorpus.text.titles import clean_spaces, is_site_segment, norm_key
 
-AGENCIES = frozenset(
-    [
-        "reuters",
-        "afp",
-        "ap",
-        "associated",
-        "press",
-        "the",
-        "associated",
-        "press",
-        "sapa",
-        "anadolu",
-        "ana",
-        "african",
-        "news",
-        "agency",
-        "dpa",
-        "epa",
-        "bloomberg",
-        "xinhua",
-        "efe",
-        "ansa",
-        "apa",
-        "kyodo",
-        "upi",
-        "pa",
-        "pa",
-        "media",
-        "aap",
-        "gcis",
-        "bbc",
-        "cnn",
-    ]
-) | {"associated press", "the associated press", "african news agency", "pa media", "agence france-presse"}
+
+def _listed(names: str) -> frozenset[str]:
+    """A word list written as one "a|b|c" string (kept short in the source)."""
+    return frozenset(names.split("|"))
+
+
+#: wire services and news agencies that sign reports, by their usual names (small on purpose: desks and
+#: outlets are told by their shape, see :func:`is_agency`)
+AGENCIES = _listed(
+    "reuters|afp|agence france-presse|ap|associated press|the associated press|sapa|"
+    "south african press association|ana|african news agency|anadolu|anadolu agency|dpa|epa|"
+    "bloomberg|xinhua|efe|ansa|apa|kyodo|upi|pa|pa media|aap|gcis|bbc|cnn|tass|pti|ians|sda|kna"
+)
+#: last words of a desk's or a company's credit: "Staff Reporter", "News24 Wire", "BR24 Redaktion",
+#: "Independent Newspapers Online", "Arena Media", "Foreign Desk", "Our Correspondent", "Support Team",
+#: "Deutsche Presse-Agentur", "Salzburger Nachrichten"
+DESK_WORDS = _listed(
+    "team|newsdesk|report|reports|agentur|news|nachrichten|zeitung|press|reporter|reporters|"
+    "correspondent|correspondents|desk|staff|wire|agency|agencies|agenturen|newsroom|redaktion|"
+    "redaction|rédaction|redacción|redazione|bureau|online|media|newspapers|ltd|service|"
+    "services"
+)
 _LEADIN = re.compile(
     r"^\s*(?:(?:view|show|see)\s+all\s+(?:posts|articles|stories)\s+(?:by|of|from)|"
     r"(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|(?:voir\s+)?tous\s+les\s+articles\s+de|"
@@ -250,9 +239,39 @@ def split_authors(
     return out
 
 
+#: first words of a desk's credit: "Staff Writer", "Redaktion Polizeiticker", "Newsroom Cape Town"
+DESK_FIRST_WORDS = frozenset(("staff", "redaktion", "newsroom", "newsdesk", "presse", "pressestelle"))
+
+
 def is_agency(name: str) -> bool:
-    """True for news agencies ("Reuters", "AFP", "Sapa"), which bylines give instead of a person."""
-    return name.casefold().strip() in AGENCIES
+    """True for a credit that is not a person: a news agency ("Reuters", "AFP", "Sapa"), a desk
+    ("Staff Reporter", "News24 Wire", "BR24 Redaktion"), an outlet's short code ("IOL", "NTV"), a company
+    or a copyright line.
+
+    Evidence that holds in any language: the agency's name (:data:`AGENCIES`), a desk or company word
+    as the credit's last word (:data:`DESK_WORDS`) or a desk word as its first (:data:`DESK_FIRST_WORDS`),
+    a single word of three to six capitals (an acronym; two are a person's initials), a domain name ("ORF.at"), and
+    :func:`is_organisation`. A person's name, in any script, is none of these.
+    """
+    text = " ".join(name.split())
+    words = re.findall(r"[^\W_]+", text.casefold())
+    if not words or text.casefold() in AGENCIES or all(w in AGENCIES for w in words):
+        return True
+    if words[-1] in DESK_WORDS or words[0] in DESK_FIRST_WORDS or _DOMAIN.match(text):
+        return True
+    if len(words) == 1 and text.isupper() and 3 <= len(text) <= 6:  # two capitals are initials
+        return True
+    return is_organisation(text)
+
+
+def people_and_agencies(names: Iterable[str]) -> tuple[list[str], list[str]]:
+    """``names`` split into the people who wrote and the agencies, desks and outlets credited with them
+    ("Thandi Mokoena, AP" -> (["Thandi Mokoena"], ["AP"])): author lists hold people only."""
+    people: list[str] = []
+    agencies: list[str] = []
+    for name in names:
+        (agencies if is_agency(name) else people).append(name)
+    return people, agencies
 
 
 def _author_sources(
@@ -313,4 +332,13 @@ def extract_authors(
     return outlet_only
 
 
-__all__ = ["AGENCIES", "extract_authors", "is_agency", "is_organisation", "split_authors"]
+__all__ = [
+    "AGENCIES",
+    "DESK_FIRST_WORDS",
+    "DESK_WORDS",
+    "extract_authors",
+    "is_agency",
+    "is_organisation",
+    "people_and_agencies",
+    "split_authors",
+]

@@ -28,6 +28,7 @@ from sacorpus.text.linefilters import filter_lines
 from sacorpus.text.metadata import Metadata, extract_metadata
 from sacorpus.text.preclean import parse_html, preclean_tree, repair_glued_sentences
 from sacorpus.text.rules import body_rules, paragraph_chars, ruled_text_lost, suspicious, without_body_rules
+from sacorpus.text.standfirst import lead_paragraph, with_lead
 from sacorpus.text.unicode_text import visible_text
 
 logger = logging.getLogger(__name__)
@@ -60,7 +61,8 @@ class Extracted:
     text: str = ""  # C: one paragraph per line
     title: str | None = None  # T: as published
     title_clean: str | None = None
-    authors: list[str] = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)  # people only
+    agencies: list[str] = field(default_factory=list)  # agencies, desks, outlets credited in the byline
     published_at: str | None = None  # UTC ISO 8601 ("2025-05-21T12:19:07Z")
     published_raw: str | None = None
     published_day: str | None = None  # YYYY-MM-DD in the page's own offset
@@ -279,7 +281,7 @@ def _extract(
 
     meta = extract_metadata(root, url, rules, fallback, site_name, history)
     result.title, result.title_clean = meta.title, meta.title_clean
-    result.authors = meta.authors
+    result.authors, result.agencies = meta.authors, meta.agencies
     result.published_at, result.published_raw, result.published_day = (
         meta.published_at,
         meta.published_raw,
@@ -302,16 +304,17 @@ def _extract(
             text = backup
             result.extractor = "readability-lxml"
             result.problems.append("fallback-extractor")
+    titles = [meta.title, meta.title_clean, *meta.title_candidates]
     if line_filters:
         text = filter_lines(
             text,
-            titles=[meta.title, meta.title_clean, *meta.title_candidates],
+            titles=titles,
             anchors=all_anchors,
             strip_text=rules.strip_text,
             history=history,
             url=url if url and "://" in url else meta.canonical_url,
         )
-    result.text = text
+    result.text = text = with_lead(text, lead_paragraph(root, meta.descriptions, text, titles, history, url))
     result.anchors = anchors_in_text(all_anchors, text)
     result.page_type = classify_page(text, url, meta)
     return result

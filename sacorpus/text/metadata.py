@@ -21,11 +21,12 @@ from typing import Any
 
 from sacorpus.publications import RuleSet
 from sacorpus.sources.dates import to_utc_iso
-from sacorpus.text.authors import extract_authors
+from sacorpus.text.authors import extract_authors, people_and_agencies
 from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.dates import extract_modified, extract_published, local_day
 from sacorpus.text.metareaders import host_of, ld_article, read_json_ld, read_meta, select
 from sacorpus.text.pagefields import (
+    description_candidates,
     extract_canonical,
     extract_description,
     extract_section,
@@ -42,7 +43,8 @@ from sacorpus.text.titles import host_keys, norm_key
 class Metadata:
     title: str | None = None  # as published (og:title / headline / <title>)
     title_clean: str | None = None
-    authors: list[str] = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)  # people only
+    agencies: list[str] = field(default_factory=list)  # agencies, desks, outlets the byline credits
     published: datetime | None = None
     published_raw: str | None = None
     published_source: str | None = None
@@ -51,6 +53,9 @@ class Metadata:
     section: str | None = None
     tags: list[str] = field(default_factory=list)
     description: str | None = None
+    descriptions: list[str] = field(
+        default_factory=list
+    )  # every summary the page declares (the lead's evidence)
     canonical_url: str | None = None
     site_name: str | None = None
     page_types: list[str] = field(default_factory=list)  # schema.org / og:type hints
@@ -104,8 +109,8 @@ def extract_metadata(
         history,
     )
     site_keys = {norm_key(n) for n in names if n and norm_key(n)} | host_keys(host_of(url))
-    meta.authors = extract_authors(
-        root, metas, ld, rules, fallback.get("authors"), site_keys, meta.section, objects
+    meta.authors, meta.agencies = people_and_agencies(
+        extract_authors(root, metas, ld, rules, fallback.get("authors"), site_keys, meta.section, objects)
     )
     meta.published, meta.published_raw, meta.published_source = extract_published(
         root, metas, ld, url, rules, fallback.get("published")
@@ -114,6 +119,7 @@ def extract_metadata(
     meta.modified = extract_modified(metas, ld)
     meta.tags = extract_tags(metas, ld)
     meta.description = extract_description(metas, ld)
+    meta.descriptions = description_candidates(metas, ld)
     meta.canonical_url = extract_canonical(root, metas, url)
     meta.page_types = page_types(metas, ld)
     meta.news_article = is_news_article(objects)

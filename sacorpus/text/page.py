@@ -94,6 +94,7 @@ class PageResult:
             title=ex.title,
             title_clean=ex.title_clean,
             authors=ex.authors,
+            agencies=ex.agencies,
             published_at=ex.published_at,
             published_raw=ex.published_raw,
             modified_at=ex.modified_at,

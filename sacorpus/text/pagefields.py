@@ -93,6 +93,15 @@ def extract_description(metas: Metas, ld: LdObject | None) -> str | None:
     return clean_spaces(desc[1]) if desc else clean_spaces(ld_string(ld, "description"))
 
 
+def description_candidates(metas: Metas, ld: LdObject | None) -> list[str]:
+    """Every summary the page declares (meta tags and JSON-LD), distinct, in that order."""
+    keys = ("og:description", "description", "twitter:description", "dc.description")
+    found = [clean_spaces(v) for k in keys for v in metas.get(k) or []] + [
+        clean_spaces(ld_string(ld, "description"))
+    ]
+    return list(dict.fromkeys(d for d in found if d))
+
+
 def extract_canonical(root: Any, metas: Metas, url: str | None) -> str | None:
     """The page's canonical URL (``<link rel=canonical>``, then ``og:url``), absolute, or None."""
     canonical = None
@@ -119,6 +128,7 @@ def is_news_article(objects: list[LdObject]) -> bool:
 
 
 __all__ = [
+    "description_candidates",
     "extract_canonical",
     "extract_description",
     "extract_section",

@@ -111,3 +111,17 @@ def test_cli_gate_exit_status(tmp_path):
     broken.write_text("[tiny\n")
     usage = _evaluate_cli(str(data), "--floors", str(broken))
     assert usage.returncode == 2 and "Traceback" not in usage.stderr
+
+
+def test_the_byline_is_scored_as_stated_people_and_agencies():
+    """The datasets' author truth records bylines as written ("Thandi Mokoena, Sapa"); the page core keeps
+    people in ``authors`` and the agency apart, and the evaluation scores both against that truth."""
+    from sacorpus.evaluation.runner import run_sacorpus
+    from sacorpus.text.page import process_page
+
+    html = _page("Water back in Soweto", BODY).replace("By Thandi Mokoena", "By Thandi Mokoena and Sapa")
+    url = "https://example.org/news/water-back"
+    ex = process_page(html.encode(), {}, url).extracted
+    assert ex is not None and (ex.authors, ex.agencies) == (["Thandi Mokoena"], ["Sapa"])
+    pred, _ = run_sacorpus(Page("p", url, html.encode()), [])
+    assert pred.authors == ["Thandi Mokoena", "Sapa"]

@@ -1,11 +1,11 @@
-"""Author lists hold people (and the agencies or desks that sign), never the publisher's company or a
-copyright line; a generic title is never chosen over a real headline."""
+"""Author lists hold people only (the agencies or desks that sign are kept apart), never the publisher's
+company or a copyright line; a generic title is never chosen over a real headline."""
 
 from __future__ import annotations
 
 import pytest
 
-from sacorpus.text.authors import is_organisation, split_authors
+from sacorpus.text.authors import is_agency, is_organisation, people_and_agencies, split_authors
 from sacorpus.text.metadata import extract_metadata
 from sacorpus.text.preclean import parse_html
 
@@ -118,13 +118,66 @@ def test_the_outlet_credited_beside_a_person_is_not_a_second_author(byline):
     assert page.authors == ["Thandi Mokoena"]
 
 
-def test_agencies_and_desks_that_sign_stay_as_written():
-    # every evaluation set's truth keeps them: "Adam Vidler, AP" names two bylines, "Staff Reporter" one
-    assert meta('<meta name="author" content="Thandi Mokoena, AP">').authors == ["Thandi Mokoena", "AP"]
-    assert meta('<meta name="author" content="Staff Reporter">').authors == ["Staff Reporter"]
-    assert meta('<meta name="author" content="Sapa">').authors == ["Sapa"]
+def test_agencies_and_desks_that_sign_are_kept_apart_from_the_people():
+    """Author lists hold people only; the agency or desk the byline credits is kept in ``agencies``."""
+    mixed = meta('<meta name="author" content="Thandi Mokoena, AP">')
+    assert (mixed.authors, mixed.agencies) == (["Thandi Mokoena"], ["AP"])
+    for desk in ("Staff Reporter", "Sapa", "News24 Wire", "Reuters"):
+        page = meta(f'<meta name="author" content="{desk}">')
+        assert (page.authors, page.agencies) == ([], [desk])
     # the outlet as the whole byline, with no person anywhere on the page, is what the page states
-    assert meta('<meta name="author" content="IOL">').authors == ["IOL"]
+    outlet = meta('<meta name="author" content="IOL">')
+    assert (outlet.authors, outlet.agencies) == ([], ["IOL"])
+
+
+def test_a_person_named_after_the_byline_desk_is_found_beside_it():
+    page = meta('<meta name="author" content="Staff Reporter and Lerato Dlamini">')
+    assert (page.authors, page.agencies) == (["Lerato Dlamini"], ["Staff Reporter"])
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Reuters",
+        "The Associated Press",
+        "AFP",
+        "Sapa",
+        "African News Agency",
+        "Staff Reporter",
+        "Cape Argus Reporter",
+        "News24 Wire",
+        "BR24 Redaktion",
+        "Foreign Desk",
+        "Our Correspondent",
+        "Independent Newspapers Online",
+        "(c) The Daily Telegraph",
+        "NTV",
+        "Staff Writer",
+        "Redaktion Polizeiticker Schweiz",
+        "Deutsche Presse-Agentur",
+        "Support Team",
+        "ORF.at",
+    ],
+)
+def test_agencies_desks_and_companies_are_not_people(name):
+    assert is_agency(name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Thandi Mokoena",
+        "Pieter van der Merwe",
+        "JANE DOE",
+        "Jean-Luc Picard",
+        "Nomvula",
+        "王小明",
+        "Анна Петрова",
+    ],
+)
+def test_people_in_any_script_are_people(name):
+    assert not is_agency(name)
+    assert people_and_agencies([name, "Reuters"]) == ([name], ["Reuters"])
 
 
 @pytest.mark.parametrize(
@@ -206,3 +259,7 @@ def test_a_desk_credit_stays_whole_never_a_newspaper_name_alone(desk):
     assert split_authors("Jane Doe | Reporter") == split_authors("Jane Doe, Senior Reporter") == ["Jane Doe"]
     # a name and its job title read from two spans of one byline block (the Arena layout)
     assert split_authors("Tania Mkhize Senior reporter") == ["Tania Mkhize"]
+
+
+def test_a_persons_initials_are_not_an_agency():
+    assert not is_agency("DT") and is_agency("NTV")
