@@ -19,7 +19,6 @@ from collections import deque
 from typing import Any
 
 from scrapy import signals
-from scrapy.utils.defer import deferred_from_coro
 
 from sacorpus import settings as defaults
 from sacorpus.items import Article
@@ -93,7 +92,7 @@ class PagePipeline:
             self.count.inc(f"extract/page_type/{item.page_type}")
             return item
         if self.workers is not None:
-            return deferred_from_coro(self._offload(item))
+            return self._offload(item)  # a coroutine: the pipeline awaits it (in-process stays synchronous)
         self._here(item, self.histories.of(item.publication))
         return item
 
