@@ -36,7 +36,7 @@ class WorkerSetup:
     """What every worker of a crawl is started with."""
 
     options: PageOptions
-    stages: tuple[bool, bool]  # (language, tokenize) switched on
+    stages: tuple[bool, ...]  # (language, tokenize, source candidates) switched on
     max_paragraphs: int
     publications: tuple[Publication, ...] = ()
     log_level: str = "INFO"

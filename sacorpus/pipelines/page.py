@@ -24,7 +24,8 @@ from sacorpus import settings as defaults
 from sacorpus.items import Article
 from sacorpus.page_worker import WorkerSetup
 from sacorpus.pipelines._common import Counter, require_enabled
-from sacorpus.pipelines.workers import PageWorkers, Precomputed
+from sacorpus.pipelines.workers import PageWorkers
+from sacorpus.precomputed import Precomputed
 from sacorpus.publications import Publication, PublicationRegistry
 from sacorpus.sources.wayback import wayback_date
 from sacorpus.text.analysis import MAX_PARAGRAPHS
@@ -168,6 +169,7 @@ def _workers(crawler: Any, options: PageOptions) -> PageWorkers | None:
         stages=(
             settings.getbool("SACORPUS_LANGUAGE_ENABLED", defaults.SACORPUS_LANGUAGE_ENABLED),
             settings.getbool("SACORPUS_TOKENIZE_ENABLED", defaults.SACORPUS_TOKENIZE_ENABLED),
+            settings.getbool("SACORPUS_CANDIDATES_ENABLED", defaults.SACORPUS_CANDIDATES_ENABLED),
         ),
         max_paragraphs=MAX_PARAGRAPHS,
         log_level=str(settings.get("LOG_LEVEL", "INFO")),

@@ -17,7 +17,7 @@ from itemadapter import ItemAdapter
 
 from sacorpus.items import Comment
 from sacorpus.pipelines._common import Counter, note, require_enabled
-from sacorpus.pipelines.workers import Precomputed, precomputed_or
+from sacorpus.precomputed import Precomputed, precomputed_or
 from sacorpus.text.analysis import token_fields
 from sacorpus.text.page_work import token_inputs
 

@@ -17,8 +17,6 @@ import logging
 import multiprocessing
 import os
 import pickle
-import weakref
-from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
@@ -111,49 +109,4 @@ class PageWorkers:
             self.log_start += drop
 
 
-class Precomputed:
-    """Language and token fields a worker computed, held for stages 400 and 500 until they take them.
-
-    Keyed by the item's identity and forgotten with the item; a stage takes them only while what it
-    reads is what the worker read (a stage in between that changes the text makes it compute again).
-    """
-
-    def __init__(self) -> None:
-        self._work: dict[int, PageWork] = {}
-
-    @classmethod
-    def of(cls, crawler: Any) -> Precomputed:
-        """The crawl's one instance (the page stage fills it, the language and tokenize stages read it)."""
-        found = getattr(crawler, "_sacorpus_precomputed", None)
-        if not isinstance(found, Precomputed):
-            found = cls()
-            crawler._sacorpus_precomputed = found
-        return found
-
-    def put(self, item: Any, work: PageWork) -> None:
-        if work.language is None and work.tokens is None:
-            return
-        key = id(item)
-        self._work[key] = work
-        weakref.finalize(item, self._work.pop, key, None)
-
-    def language(self, item: Any, text: str) -> dict[str, Any] | None:
-        work = self._work.get(id(item))
-        if work is None or work.language is None or (work.item.text or "") != text:
-            return None
-        found, work.language = work.language, None
-        return found
-
-    def tokens(self, item: Any, inputs: tuple[Any, ...]) -> tuple[dict[str, Any], list[str]] | None:
-        work = self._work.pop(id(item), None)
-        if work is None or work.tokens is None or work.token_inputs != inputs:
-            return None
-        return work.tokens
-
-
-def precomputed_or(found: Any, compute: Callable[[], Any]) -> Any:
-    """A worker's result when there is one, else the stage's own computation."""
-    return found if found is not None else compute()
-
-
-__all__ = ["PageWorkers", "Precomputed", "precomputed_or"]
+__all__ = ["PageWorkers"]

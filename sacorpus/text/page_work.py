@@ -22,6 +22,7 @@ from typing import Any
 
 from sacorpus.items import Article
 from sacorpus.publications import Publication
+from sacorpus.sources.candidates import Candidate, source_links
 from sacorpus.text.analysis import language_fields, token_fields
 from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.page import PageOptions, process_page
@@ -168,6 +169,7 @@ class PageWork:
     language: dict[str, Any] | None = None
     tokens: tuple[dict[str, Any], list[str]] | None = None
     token_inputs: tuple[Any, ...] = ()
+    source_links: list[Candidate] | None = None  # feeds and sitemaps of other hosts it links to
     cpu_seconds: float = 0.0
     errors: list[str] = field(default_factory=list)
 
@@ -178,11 +180,12 @@ def work_page(
     captured: date | None,
     options: PageOptions,
     history: RecordingHistory,
-    stages: tuple[bool, bool],
+    stages: tuple[bool, ...],
     max_paragraphs: int,
 ) -> PageWork:
-    """Stage 300 on ``item`` (in place) and, for ``stages`` (language, tokenize) switched on, the fields
-    stages 400 and 500 would compute from it. A stage that raises is left to the crawl's process, which
+    """Stage 300 on ``item`` (in place) and, for ``stages`` (language, tokenize, source candidates)
+    switched on, the fields stages 400 and 500 would compute from it and the feed and sitemap links
+    the source-candidate extension reads from it. A stage that raises is left to the crawl's process, which
     computes it again and reports it as it always does."""
     cpu = time.process_time()
     work = PageWork(item, page_stage(item, publication, captured, options, history), history.events)
@@ -200,6 +203,8 @@ def work_page(
             work.tokens = token_fields(*work.token_inputs)
         except Exception as exc:
             work.errors.append(f"tokenize:{type(exc).__name__}")
+    if len(stages) > 2 and stages[2] and item.html:
+        work.source_links = source_links(item.html, item.url)
     work.cpu_seconds = time.process_time() - cpu
     return work
 

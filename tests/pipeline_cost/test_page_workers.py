@@ -65,9 +65,10 @@ def test_workers_store_exactly_what_the_crawls_process_stores(demo_site, in_proc
     )
     assert run.returncode == 0, run.log[-3000:]
     got = stored(tmp_path)
-    assert len(in_process) >= 25
-    assert got.keys() == in_process.keys()
-    for url, article in in_process.items():
+    articles = in_process
+    assert len(articles) >= 25
+    assert got.keys() == articles.keys()
+    for url, article in articles.items():
         assert got[url] == article, url
     stats = stats_of(run.log)
     # every article went through a worker (a page whose history answers went stale went again)
