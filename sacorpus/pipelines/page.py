@@ -15,7 +15,9 @@ counted under ``sacorpus/<step>/...``; nothing is dropped.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from scrapy import signals
@@ -32,6 +34,8 @@ from sacorpus.text.analysis import MAX_PARAGRAPHS
 from sacorpus.text.boilerplate import LineHistory, PublicationHistories
 from sacorpus.text.page import PageOptions
 from sacorpus.text.page_work import PageWork, RecordingHistory, observations, page_stage, replay
+
+logger = logging.getLogger(__name__)
 
 
 class PagePipeline:
@@ -128,11 +132,20 @@ class PagePipeline:
         executor = self.workers.executors[i]
         try:
             return await asyncio.wrap_future(future)
-        except Exception as exc:  # a dead worker (BrokenProcessPool) or a page it could not take
+        except BrokenProcessPool as exc:  # the worker died
             self.workers.crashed(i, exc, executor)
-            return None
+        except Exception as exc:  # a page it could not take (a pickling error): the worker lives on
+            logger.error(
+                "page worker %d could not take %s (%s); computed here", i, item.url, type(exc).__name__
+            )
+            self.count.inc("workers/errors")
+        except asyncio.CancelledError:
+            if not future.cancelled():
+                raise
+            # cancelled when its dead worker was shut down: computed here like the others
         finally:
             self.workers.done(i)
+        return None
 
     async def _commit(self, item: Article, work: PageWork | None) -> None:
         """The worker's result when the history gives every answer it used; else the page again, told
