@@ -8,12 +8,14 @@ lists them in a sitemap index, in the same run, each in a child process of its o
   whole   ``scrapy crawl bench -a base_url=...`` with the project's settings: every pipeline stage,
           the dedup index and the SQLite store (a publication file written for the run, no rules)
 
-For each: CPU-ms per page in the crawl's process from engine start to engine stop (and in its worker
-processes, if any), peak RSS, RSS after every 1,000 pages and at the end (flat or growing; anonymous and file-backed apart), pages stored, and the
-ratio whole / bare. ``--profile`` runs the whole crawl under cProfile and prints the costliest
+For each: CPU-ms per page in the crawl's process from engine start to engine stop and in its page
+workers (``-s SACORPUS_PAGE_WORKERS=N``), pages per second from engine start to stop, peak RSS of the
+crawl's process and of the whole process tree, RSS after every 1,000 pages and at the end (flat or
+growing; anonymous and file-backed apart), pages stored, the load average, and the ratio whole / bare.
+``--cpus 0`` runs both crawls on one core (``taskset``), to see how a crawl scales from 1 to 2 cores. ``--profile`` runs the whole crawl under cProfile and prints the costliest
 functions, grouped by pipeline stage, to see where the time goes.
 
-    python benchmarks/crawl_cost.py [DATA] [--pages 990] [--profile] [--only whole] [-s NAME=VALUE ...]
+    python benchmarks/crawl_cost.py [DATA] [--pages 990] [--profile] [--only whole] [--cpus 0,1] [-s NAME=VALUE ...]
 """
 
 from __future__ import annotations
@@ -109,7 +111,8 @@ def _xml(root: str, inner: str) -> bytes:
 
 
 class Meter:
-    """CPU from engine start to engine stop, RSS every 1,000 pages, peak RSS: the crawl's own cost."""
+    """CPU from engine start to engine stop (the crawl's process and its page workers apart), wall time,
+    RSS every 1,000 pages, peak RSS of the crawl's process and of the whole process tree."""
 
     def __init__(self, crawler: Any) -> None:
         from scrapy import signals
@@ -118,6 +121,8 @@ class Meter:
         self.rss: list[str] = []
         self.cpu0 = self.cpu1 = 0.0
         self.kids0 = self.kids1 = 0.0
+        self.wall0 = self.wall1 = 0.0
+        self.peak_tree = 0
         crawler.signals.connect(self.started, signal=signals.engine_started)
         crawler.signals.connect(self.stopped, signal=signals.engine_stopped)
         crawler.signals.connect(self.scraped, signal=signals.item_scraped)
@@ -125,31 +130,59 @@ class Meter:
 
     def started(self) -> None:
         self.cpu0, self.kids0 = time.process_time(), _children_cpu()
+        self.wall0 = time.monotonic()
 
     def stopped(self) -> None:
+        # page workers are joined when the page stage closes, before the engine stops: their CPU is in
+        # RUSAGE_CHILDREN by now
         self.cpu1, self.kids1 = time.process_time(), _children_cpu()
+        self.wall1 = time.monotonic()
         self.rss.append(f"end {_rss_mb()}")
 
     def scraped(self, item: Any) -> None:
         self.pages += 1
+        if self.pages % 100 == 0:
+            self.peak_tree = max(self.peak_tree, _tree_rss_kb())
         if self.pages % 1000 == 0:
-            self.rss.append(_rss_mb())
+            self.rss.append(f"{_rss_mb()} tree {_tree_rss_kb() // 1024}")
 
     def report(self) -> dict[str, Any]:
         stats = self.crawler.stats.get_stats()
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         return {
             "pages": self.pages,
             "cpu_s": self.cpu1 - self.cpu0,
-            "workers_cpu_s": self.kids1 - self.kids0 + float(stats.get("sacorpus/workers/cpu_seconds", 0.0)),
-            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "workers_cpu_s": self.kids1 - self.kids0,
+            "engine_wall_s": self.wall1 - self.wall0,
+            "peak_mb": peak,
+            "peak_tree_mb": max(peak, self.peak_tree / 1024),
             "rss_every_1000": self.rss,
             "stored": stats.get("sacorpus/store/stored", stats.get("item_scraped_count", 0)),
+            "workers": {k.split("/")[-1]: v for k, v in stats.items() if k.startswith("sacorpus/workers/")},
         }
 
 
 def _children_cpu() -> float:
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
     return ru.ru_utime + ru.ru_stime
+
+
+def _tree_rss_kb() -> int:
+    """Resident KB of this process and its children (the page workers)."""
+    pids = [os.getpid()]
+    for task in Path("/proc/self/task").glob("*"):
+        try:
+            pids += [int(k) for k in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as fh:
+                total += next((int(line.split()[1]) for line in fh if line.startswith("VmRSS:")), 0)
+        except OSError:
+            continue
+    return total
 
 
 def _rss_mb() -> str:
@@ -288,7 +321,8 @@ def profile_summary(path: Path, pages: int) -> None:
 def run_child(kind: str, base: str, work: Path, args: argparse.Namespace) -> dict[str, Any]:
     out = work / f"{kind}.json"
     env = dict(os.environ, SACORPUS_PUBLICATIONS_DIR=str(work / "publications"))
-    cmd = [sys.executable, __file__, "--child", kind, "--base", base, "--work", str(work), "--out", str(out)]
+    cmd = ["taskset", "-c", args.cpus] if args.cpus else []
+    cmd += [sys.executable, __file__, "--child", kind, "--base", base, "--work", str(work), "--out", str(out)]
     for pair in args.set or []:
         cmd += ["-s", pair]
     if args.profile and kind == "whole":
@@ -306,6 +340,7 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=990)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--only", choices=["bare", "whole"])
+    parser.add_argument("--cpus", help="run both crawls on these CPUs only (taskset -c, e.g. 0 or 0,1)")
     parser.add_argument("-s", "--set", action="append", help="a setting for the whole crawl (NAME=VALUE)")
     parser.add_argument("--child", choices=["bare", "whole"], help=argparse.SUPPRESS)
     parser.add_argument("--base", help=argparse.SUPPRESS)
@@ -332,13 +367,19 @@ def main() -> int:
         reports = {
             k: run_child(k, server.base_url, work, args) for k in ("bare", "whole") if args.only in (None, k)
         }
+        load = os.getloadavg()
+        print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; CPUs {args.cpus or 'all'}")
         for kind, r in reports.items():
             n = max(1, r["pages"])
             print(
                 f"{kind:6} {r['pages']:6d} pages  {1000 * r['cpu_s'] / n:7.1f} CPU-ms/page main"
-                f"  {1000 * r['workers_cpu_s'] / n:6.1f} in workers  peak {r['peak_mb']:6.0f} MB"
+                f"  {1000 * r['workers_cpu_s'] / n:6.1f} in workers"
+                f"  {n / max(r['engine_wall_s'], 1e-9):6.1f} pages/s (engine)"
+                f"  peak {r['peak_mb']:6.0f} MB main, {r['peak_tree_mb']:6.0f} MB with workers"
                 f"  wall {r['wall_s']:6.1f} s  RSS per 1000 pages {r['rss_every_1000']}"
             )
+            if r.get("workers"):
+                print(f"       workers: {r['workers']}")
         if len(reports) == 2:
             bare, whole = reports["bare"], reports["whole"]
             per = [1000 * r["cpu_s"] / max(1, r["pages"]) for r in (bare, whole)]

@@ -22,7 +22,8 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from sacorpus.sources.candidates import find_candidates
+from sacorpus.precomputed import Precomputed
+from sacorpus.sources.candidates import find_candidates, not_owned
 from sacorpus.sources.dates import utc_now_iso
 from sacorpus.storage.base import RunState, StorageError
 from sacorpus.storage.shared import SharedStore
@@ -56,7 +57,10 @@ class SourceCandidates:
         if not html or not url or publication is None:
             return
         now = utc_now_iso()
-        for candidate in find_candidates(str(html), url, _owner(spider, publication)):
+        own = _owner(spider, publication)
+        links = Precomputed.of(self.crawler).source_links(item, html)  # a page worker's reading of it
+        found = not_owned(links, own) if links is not None else find_candidates(str(html), url, own)
+        for candidate in found:
             seen = self.sightings.get(candidate.url)
             if seen is not None:
                 seen["count"] += 1

@@ -65,7 +65,7 @@ def setting_problems(settings: BaseSettings) -> list[str]:
             problem = _value_problem(settings, name, known[name])
             if problem:
                 problems.append(problem)
-    return problems or _schedule_problems(settings)
+    return problems or _schedule_problems(settings) + _worker_problems(settings)
 
 
 def _schedule_problems(settings: BaseSettings) -> list[str]:
@@ -81,6 +81,14 @@ def _schedule_problems(settings: BaseSettings) -> list[str]:
     except ValueError as exc:
         problems.append(f"settings SACORPUS_CLOCK_ORIGIN, SACORPUS_CLOCK_SPEED: {exc}")
     return problems
+
+
+def _worker_problems(settings: BaseSettings) -> list[str]:
+    """How page workers start: only ways that are safe in a process with threads (never fork)."""
+    start = settings.get("SACORPUS_PAGE_WORKERS_START")
+    if start not in ("spawn", "forkserver"):
+        return [f"setting SACORPUS_PAGE_WORKERS_START={start!r} is not 'spawn' or 'forkserver'"]
+    return []
 
 
 __all__ = ["declared", "setting_problems"]

@@ -16,6 +16,7 @@ from itemadapter import ItemAdapter
 
 from sacorpus.items import Comment
 from sacorpus.pipelines._common import Counter, note, require_enabled
+from sacorpus.precomputed import Precomputed, precomputed_or
 from sacorpus.text.analysis import MAX_PARAGRAPHS, language_fields
 from sacorpus.text.langid import UNDETERMINED
 
@@ -23,21 +24,27 @@ logger = logging.getLogger(__name__)
 
 
 class LanguagePipeline:
-    def __init__(self, stats: Any = None, max_paragraphs: int = MAX_PARAGRAPHS) -> None:
+    def __init__(
+        self, stats: Any = None, max_paragraphs: int = MAX_PARAGRAPHS, precomputed: Precomputed | None = None
+    ) -> None:
         self.count = Counter(stats, "sacorpus/language")
         self.comment_count = Counter(stats, "sacorpus/comments/language")  # comments counted apart
         self.max_paragraphs = max_paragraphs
+        self.precomputed = precomputed or Precomputed()  # a page worker's result (SACORPUS_PAGE_WORKERS)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> LanguagePipeline:
         require_enabled(crawler, "language")
-        return cls(stats=crawler.stats)
+        return cls(stats=crawler.stats, precomputed=Precomputed.of(crawler))
 
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
         count = self.comment_count if isinstance(item, Comment) else self.count
+        text = adapter.get("text") or ""
         try:
-            fields = language_fields(adapter.get("text") or "", self.max_paragraphs)
+            fields = precomputed_or(
+                self.precomputed.language(item, text), lambda: language_fields(text, self.max_paragraphs)
+            )
         except Exception:  # a bug here must not lose the article
             logger.exception("language identification failed for %s", adapter.get("url"))
             fields = {"language": UNDETERMINED, "language_prob": 0.0}

@@ -14,39 +14,53 @@ counted under ``sacorpus/<step>/...``; nothing is dropped.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections import deque
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from scrapy import signals
 
 from sacorpus import settings as defaults
 from sacorpus.items import Article
+from sacorpus.page_worker import WorkerSetup
 from sacorpus.pipelines._common import Counter, require_enabled
+from sacorpus.pipelines.workers import PageWorkers
+from sacorpus.precomputed import Precomputed
 from sacorpus.publications import Publication, PublicationRegistry
 from sacorpus.sources.wayback import wayback_date
-from sacorpus.text.boilerplate import PublicationHistories
-from sacorpus.text.page import PageOptions, process_page
+from sacorpus.text.analysis import MAX_PARAGRAPHS
+from sacorpus.text.boilerplate import LineHistory, PublicationHistories
+from sacorpus.text.page import PageOptions
+from sacorpus.text.page_work import PageWork, RecordingHistory, observations, page_stage, replay
 
-
-def apply_page(item: Article, fields: dict[str, Any]) -> None:
-    """Copy the page core's fields onto an item; anchors go to ``fallback`` for the tokenize stage."""
-    anchors = fields.pop("anchors", None)
-    if item.canonical_url:
-        fields.pop("canonical_url", None)  # the spider's own canonical (a mirror's target) wins
-    for name, value in fields.items():
-        setattr(item, name, value)
-    if anchors is not None:
-        item.fallback["anchors"] = anchors
+logger = logging.getLogger(__name__)
 
 
 class PagePipeline:
     """Fills body (decompressed), html (H), encoding, text (C), title (T), authors, dates (D), section,
-    tags, canonical URL, page type, extractor and rule version; counts page types and problems."""
+    tags, canonical URL, page type, extractor and rule version; counts page types and problems.
 
-    def __init__(self, options: PageOptions | None = None, stats: Any = None) -> None:
+    With ``SACORPUS_PAGE_WORKERS`` > 0 the work of this stage and of stages 400 and 500 runs in worker
+    processes (:mod:`sacorpus.pipelines.workers`); pages still commit to the publications' histories in
+    the order they reach this stage, so every stored field is the one an in-process crawl stores.
+    """
+
+    def __init__(
+        self, options: PageOptions | None = None, stats: Any = None, workers: PageWorkers | None = None
+    ) -> None:
         self.options = options or PageOptions()
         self.publications = PublicationRegistry()
         self.histories = PublicationHistories()  # per publication: lines it repeats across pages
         self.count = Counter(stats, "sacorpus")
+        self.workers = workers
+        self.precomputed = Precomputed()
+        # the commits of the last pages sent to workers, oldest first: a page waits for the one this
+        # many places before it, so the replicas stay a few pages behind (their answers then hold)
+        self._inflight: deque[asyncio.Future[None]] = deque(
+            maxlen=2 * len(workers.executors) if workers else 1
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> PagePipeline:
@@ -57,8 +71,9 @@ class PagePipeline:
             preclean=settings.getbool("SACORPUS_PRECLEAN_ENABLED", defaults.SACORPUS_PRECLEAN_ENABLED),
             max_bytes=settings.getint("SACORPUS_GZIP_MAX_BYTES", defaults.SACORPUS_GZIP_MAX_BYTES),
         )
-        pipeline = cls(options, crawler.stats)
+        pipeline = cls(options, crawler.stats, _workers(crawler, options))
         pipeline.publications = PublicationRegistry.from_settings(settings)
+        pipeline.precomputed = Precomputed.of(crawler)
         crawler.signals.connect(pipeline.spider_opened, signal=signals.spider_opened)
         spider = getattr(crawler, "spider", None)
         if spider is not None:
@@ -69,6 +84,12 @@ class PagePipeline:
         publication = getattr(spider, "publication", None)
         if isinstance(publication, Publication):
             self.publications.add(publication)
+            if self.workers is not None:
+                self.workers.publications.append(publication)
+
+    def close_spider(self) -> None:
+        if self.workers is not None:
+            self.workers.close()
 
     def process_item(self, item: Any) -> Any:
         if not isinstance(item, Article):
@@ -76,21 +97,97 @@ class PagePipeline:
         if item.html is None and not item.body:
             self.count.inc(f"extract/page_type/{item.page_type}")
             return item
-        publication = self.publications.get(item.publication)
-        result = process_page(
-            item.body,
-            item.headers,
-            item.url,
-            publication,
-            wayback_date(item.wayback_timestamp),
-            html=item.html,
-            fallback=item.fallback,
-            options=self.options,
-            history=self.histories.of(item.publication),
-        )
-        apply_page(item, result.article_fields(item.final_url or item.url))
-        for problem in result.problems:
-            item.note(problem)
-        for key, n in result.counters():
-            self.count.inc(key, n)
+        if self.workers is not None:
+            return self._offload(item)  # a coroutine: the pipeline awaits it (in-process stays synchronous)
+        self._here(item, self.histories.of(item.publication))
         return item
+
+    def _here(self, item: Article, history: LineHistory) -> None:
+        """The page stage in this process."""
+        publication = self.publications.get(item.publication)
+        counters = page_stage(item, publication, wayback_date(item.wayback_timestamp), self.options, history)
+        for key, n in counters:
+            self.count.inc(key, n)
+
+    async def _offload(self, item: Article) -> Article:
+        """The page in a worker, committed after every page that reached this stage before it."""
+        inflight = self._inflight
+        previous = inflight[-1] if inflight else None
+        gate = inflight[0] if len(inflight) == inflight.maxlen else None
+        mine = asyncio.get_running_loop().create_future()
+        inflight.append(mine)
+        try:
+            if gate is not None:
+                await gate
+            work = await self._in_worker(item)
+            if previous is not None:
+                await previous
+            await self._commit(item, work)
+        finally:
+            mine.set_result(None)
+        return item
+
+    async def _in_worker(self, item: Article) -> PageWork | None:
+        assert self.workers is not None
+        i, future = self.workers.submit(item, self.histories)
+        executor = self.workers.executors[i]
+        try:
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool as exc:  # the worker died
+            self.workers.crashed(i, exc, executor)
+        except Exception as exc:  # a page it could not take (a pickling error): the worker lives on
+            logger.error(
+                "page worker %d could not take %s (%s); computed here", i, item.url, type(exc).__name__
+            )
+            self.count.inc("workers/errors")
+        except asyncio.CancelledError:
+            if not future.cancelled():
+                raise
+            # cancelled when its dead worker was shut down: computed here like the others
+        finally:
+            self.workers.done(i)
+        return None
+
+    async def _commit(self, item: Article, work: PageWork | None) -> None:
+        """The worker's result when the history gives every answer it used; else the page again, told
+        every commit before it (then exact), else in this process. Nothing is lost either way."""
+        assert self.workers is not None
+        history = self.histories.of(item.publication)
+        if work is not None and not replay(history, work.events):
+            self.count.inc("workers/history_misses")
+            work = await self._in_worker(item)
+            if work is not None and not replay(history, work.events):
+                work = None
+        if work is None:
+            self.count.inc("workers/in_process")
+            recording = RecordingHistory(history, learns=True)
+            self._here(item, recording)
+            self.workers.committed(item.publication, observations(recording.events))
+            return
+        item.__dict__.update(work.item.__dict__)
+        self.workers.committed(item.publication, observations(work.events))
+        for key, n in work.counters:
+            self.count.inc(key, n)
+        self.count.inc("workers/pages")
+        self.precomputed.put(item, work)
+
+
+def _workers(crawler: Any, options: PageOptions) -> PageWorkers | None:
+    """The crawl's page workers, or None to work in this process (``SACORPUS_PAGE_WORKERS = 0``)."""
+    settings = crawler.settings
+    count = settings.getint("SACORPUS_PAGE_WORKERS", defaults.SACORPUS_PAGE_WORKERS)
+    if count <= 0:
+        return None
+    setup = WorkerSetup(
+        options=options,
+        stages=(
+            settings.getbool("SACORPUS_LANGUAGE_ENABLED", defaults.SACORPUS_LANGUAGE_ENABLED),
+            settings.getbool("SACORPUS_TOKENIZE_ENABLED", defaults.SACORPUS_TOKENIZE_ENABLED),
+            settings.getbool("SACORPUS_CANDIDATES_ENABLED", defaults.SACORPUS_CANDIDATES_ENABLED),
+        ),
+        max_paragraphs=MAX_PARAGRAPHS,
+        publications_dir=settings.get("SACORPUS_PUBLICATIONS_DIR") or None,
+        log_level=str(settings.get("LOG_LEVEL", "INFO")),
+        log_format=str(settings.get("LOG_FORMAT")),
+    )
+    return PageWorkers(count, setup, crawler.stats, settings.get("SACORPUS_PAGE_WORKERS_START"))

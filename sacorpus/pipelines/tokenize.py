@@ -17,34 +17,32 @@ from itemadapter import ItemAdapter
 
 from sacorpus.items import Comment
 from sacorpus.pipelines._common import Counter, note, require_enabled
+from sacorpus.precomputed import Precomputed, precomputed_or
 from sacorpus.text.analysis import token_fields
+from sacorpus.text.page_work import token_inputs
 
 logger = logging.getLogger(__name__)
 
 
 class TokenizePipeline:
-    def __init__(self, stats: Any = None) -> None:
+    def __init__(self, stats: Any = None, precomputed: Precomputed | None = None) -> None:
         self.count = Counter(stats, "sacorpus/tokenize")
         self.comment_count = Counter(stats, "sacorpus/comments/tokenize")  # comment tokens counted apart
+        self.precomputed = precomputed or Precomputed()  # a page worker's result (SACORPUS_PAGE_WORKERS)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> TokenizePipeline:
         require_enabled(crawler, "tokenize")
-        return cls(stats=crawler.stats)
+        return cls(stats=crawler.stats, precomputed=Precomputed.of(crawler))
 
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
         comment = isinstance(item, Comment)
         count = self.comment_count if comment else self.count
-        fallback = adapter.get("fallback") or {}
+        inputs = token_inputs(adapter.get)
         try:
-            fields, problems = token_fields(
-                adapter.get("text") or "",
-                adapter.get("language"),
-                adapter.get("title_clean") or adapter.get("title"),
-                fallback.get("anchors") if isinstance(fallback, dict) else None,
-                adapter.get("html"),
-                adapter.get("final_url") or adapter.get("url"),
+            fields, problems = precomputed_or(
+                self.precomputed.tokens(item, inputs), lambda: token_fields(*inputs)
             )
         except Exception:  # a bug here must not lose the article
             logger.exception("tokenization failed for %s", adapter.get("url"))

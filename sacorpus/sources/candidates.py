@@ -107,6 +107,15 @@ def find_candidates(html: str, page_url: str, own: Callable[[str], bool]) -> lis
 
     The page's own host counts as owned too (a mirror or a fixture site serving the publication).
     """
+    return not_owned(source_links(html, page_url), own)
+
+
+def source_links(html: str, page_url: str) -> list[Candidate]:
+    """Feeds and sitemaps ``html`` points to on other hosts than the page's, each once; never raises.
+
+    The part of :func:`find_candidates` that reads the page (a page worker runs it, see
+    ``SACORPUS_PAGE_WORKERS``); which hosts the publication owns is the crawl's to say.
+    """
     if not html or "<" not in html:
         return []
     try:
@@ -118,10 +127,15 @@ def find_candidates(html: str, page_url: str, own: Callable[[str], bool]) -> lis
     seen: dict[str, Candidate] = {}
     for candidate in _links(root, base):
         host = (urlsplit(candidate.url).hostname or "").lower()
-        if host == page_host or own(host) or candidate.url in seen:
+        if host == page_host or candidate.url in seen:
             continue
         seen[candidate.url] = candidate
     return list(seen.values())
 
 
-__all__ = ["Candidate", "find_candidates", "kind_of_link"]
+def not_owned(candidates: list[Candidate], own: Callable[[str], bool]) -> list[Candidate]:
+    """The candidates on hosts ``own`` does not claim."""
+    return [c for c in candidates if not own((urlsplit(c.url).hostname or "").lower())]
+
+
+__all__ = ["Candidate", "find_candidates", "kind_of_link", "not_owned", "source_links"]

@@ -39,13 +39,21 @@ class LineHistory:
     def is_repeated_title(self, text: str, url: str | None) -> bool:
         """True when ``text`` is a title (or a segment of one) that other pages of the publication state too:
         the site's name, a section label, a CMS default ("Article"), never one story's headline."""
-        pages = self._titles.get(_key(text), set())
-        return len(pages - {_key(url or "")}) >= self.min_pages
+        return self.title_repeated(_key(text), _key(url or ""))
+
+    def title_repeated(self, key: bytes, page: bytes) -> bool:
+        """:meth:`is_repeated_title` by hashes: a page worker's answers are checked against them."""
+        pages = self._titles.get(key, set())
+        return len(pages - {page}) >= self.min_pages
 
     def observe_titles(self, texts: Iterable[str], url: str | None) -> None:
         """Count one page's title strings; a page fetched again (same URL) counts once."""
-        page = _key(url or "")
-        for key in {_key(t) for t in texts if t and t.strip()}:
+        self.observe_title_keys([_key(t) for t in texts if t and t.strip()], _key(url or ""))
+
+    def observe_title_keys(self, keys: list[bytes], page: bytes) -> None:
+        """:meth:`observe_titles` by hashes, in the order the page states them (the same set, so the
+        same recency order, whichever process hashed them)."""
+        for key in set(keys):
             pages = self._titles.setdefault(key, set())
             if len(pages) <= self.min_pages:  # enough to decide; bounded memory per title
                 pages.add(page)
@@ -54,11 +62,18 @@ class LineHistory:
             self._titles.popitem(last=False)
 
     def candidates(self, lines: Iterable[str]) -> set[bytes]:
-        return {_key(line) for line in lines if MIN_CHARS <= len(line) <= MAX_CHARS}
+        return set(self.candidate_keys(lines))
+
+    def candidate_keys(self, lines: Iterable[str]) -> list[bytes]:
+        return [_key(line) for line in lines if MIN_CHARS <= len(line) <= MAX_CHARS]
 
     def observe(self, lines: Iterable[str]) -> None:
         """Count one page's distinct candidate lines (call once per page, after filtering it)."""
-        for key in self.candidates(lines):
+        self.observe_keys(self.candidate_keys(lines))
+
+    def observe_keys(self, keys: list[bytes]) -> None:
+        """:meth:`observe` by hashes, in line order (see :meth:`observe_title_keys`)."""
+        for key in set(keys):
             self._pages[key] = self._pages.get(key, 0) + 1
             self._pages.move_to_end(key)
         while len(self._pages) > self.max_lines:
@@ -67,7 +82,11 @@ class LineHistory:
     def is_boilerplate(self, line: str) -> bool:
         if not MIN_CHARS <= len(line) <= MAX_CHARS:
             return False
-        return self._pages.get(_key(line), 0) >= self.min_pages
+        return self.line_repeated(_key(line))
+
+    def line_repeated(self, key: bytes) -> bool:
+        """:meth:`is_boilerplate` by hash, for a line of candidate length."""
+        return self._pages.get(key, 0) >= self.min_pages
 
     def drop_repeated(self, text: str) -> str:
         """``text`` without the lines seen on other pages, then the page is counted; whole pages that

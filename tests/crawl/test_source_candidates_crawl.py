@@ -93,6 +93,8 @@ def test_crawl_records_candidates_and_sources_lists_them(crawl, tmp_path: Path) 
             "refetch=true",
             "-s",
             "ROBOTSTXT_OBEY=False",
+            "-s",
+            "SACORPUS_PAGE_WORKERS=1",  # a page worker reads the links: the same counts
             env=env,
             export=False,
         )

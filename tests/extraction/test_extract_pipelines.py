@@ -42,7 +42,8 @@ class PubSpider(scrapy.Spider):
 
 
 def crawler(settings=None, spider=True):
-    c = get_crawler(PubSpider, settings or {})
+    # the page stage in this process, called synchronously (page workers: tests/pipeline_cost)
+    c = get_crawler(PubSpider, {"SACORPUS_PAGE_WORKERS": 0, **(settings or {})})
     if spider:
         c.spider = c._create_spider()
     return c

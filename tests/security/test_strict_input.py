@@ -41,6 +41,11 @@ def test_project_defaults_have_no_problems() -> None:
             "setting SACORPUS_DEDUP_DUPLICATE='high' is not a valid float",
         ),
         ({"SACORPUS_HOSTS": "{not json"}, "setting SACORPUS_HOSTS='{not json' is not a valid dict"),
+        (
+            {"SACORPUS_PAGE_WORKERS_START": "fork"},
+            "setting SACORPUS_PAGE_WORKERS_START='fork' is not 'spawn' or 'forkserver'",
+        ),
+        ({"SACORPUS_PAGE_WORKERS": "two"}, "setting SACORPUS_PAGE_WORKERS='two' is not a valid int"),
     ],
 )
 def test_bad_settings_are_named(overrides: dict[str, str], expected: str) -> None:
