@@ -355,14 +355,9 @@ def load_all(directory: str | None = None) -> dict[str, Publication]:
 
 
 class PublicationRegistry:
-    """Publications by slug: ones registered by a crawl (its spider's), else the shipped files.
-
-    Why: the page stage and ``scrapy reextract`` find an article's rules through its own publication
-    slug, not through the spider that fetched it. Lookups are cached, misses too (None: default rules).
-    ``directory`` is the extra publication directory (the SACORPUS_PUBLICATIONS_DIR setting; the
-    environment variable of that name when not given), so ``-s`` reaches the rules as it reaches the
-    spider loader.
-    """
+    """Publications by slug: a crawl's own (its spider's), else the files in ``directory`` (the setting
+    SACORPUS_PUBLICATIONS_DIR, else that variable) and the shipped ones; cached, misses too (None: the
+    default rules). Why: the page stage and ``scrapy reextract`` find rules by the article's slug."""
 
     def __init__(self, directory: str | None = None) -> None:
         self.directory = directory or None
