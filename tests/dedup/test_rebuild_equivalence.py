@@ -9,19 +9,17 @@ later one, and rewrite nothing when run again.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
-from test_dedup_index import BOILER, story, text
+from test_dedup_index import BOILER, ingest, story, text
 
 from sacorpus.items import Article
-from sacorpus.pipelines.dedup import apply_result
 from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.maintenance import check_counts
 from sacorpus.storage.sqlite import SQLiteStore
 from sacorpus.text.dedup import DedupConfig, order_key
-from sacorpus.text.dedup_labels import Labeller, rebuild_index
+from sacorpus.text.dedup_labels import rebuild_index
 
 
 def _reword(sentence: str, rng: random.Random) -> str:
@@ -63,24 +61,6 @@ def planted(n: int, seed: int) -> list[Article]:
     return out
 
 
-def ingest(store: ArticleStore, articles: list[Article], batch: int = 5) -> int:
-    """The dedup stage, then the store stage writing in batches (as a crawl does)."""
-    labeller = Labeller(store, DedupConfig())
-    buffer: list[dict] = []
-    for article in articles:
-        result = labeller.label(article, keep_unchanged=True)
-        if result is not None:
-            apply_result(article, result)
-        buffer.append(dataclasses.asdict(article))
-        if len(buffer) >= batch:
-            store.upsert_articles(buffer)
-            buffer = []
-    store.upsert_articles(buffer)
-    labeller.flush_pending()
-    assert not labeller.pending
-    return labeller.relabelled
-
-
 def labels(store: ArticleStore) -> dict[str, tuple]:
     fields = ["dedup_label", "dedup_evidence", "text_hash"]
     return {r["url"]: tuple(r.get(f) for f in fields) for r in store.iter_articles(fields=fields)}
@@ -89,7 +69,7 @@ def labels(store: ArticleStore) -> dict[str, tuple]:
 @pytest.mark.parametrize("batch_size", [1, 9, 500])
 def test_rebuild_gives_the_crawl_time_labels(index_store: ArticleStore, batch_size: int) -> None:
     articles = planted(90, seed=batch_size)
-    assert ingest(index_store, articles) > 0  # some originals arrived after their copies
+    assert ingest(index_store, articles, DedupConfig(), batch=5, textless=True) > 0  # originals after copies
     crawl = labels(index_store)
     assert {label for label, _e, _h in crawl.values()} >= {"duplicate", "similar", "unique", None}
 
@@ -112,7 +92,7 @@ def test_rebuild_gives_the_crawl_time_labels(index_store: ArticleStore, batch_si
 def test_a_second_rebuild_rewrites_no_article(tmp_path) -> None:
     """Labels already right are not written again (a rebuild with the crawl's settings is a check)."""
     with SQLiteStore(str(tmp_path / "c.sqlite"), spill_path=str(tmp_path / "s.jsonl")) as store:
-        ingest(store, planted(45, seed=3))
+        ingest(store, planted(45, seed=3), DedupConfig(), batch=5, textless=True)
         rebuild_index(store, DedupConfig(), progress=False, batch_size=10)
         before = labels(store)
         assert store._conn is not None

@@ -7,8 +7,6 @@ if the server had gone ("operation cancelled"): the batch spills although nothin
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +15,7 @@ from test_corpus_index_contract import article
 
 from sacorpus.storage import mongo_index
 from sacorpus.storage.maintenance import check_counts
-from sacorpus.storage.mongo import HEARTBEAT_PATIENCE_MS, MongoStore
+from sacorpus.storage.mongo import HEARTBEAT_PATIENCE_MS
 
 
 class CountWrites(monitoring.CommandListener):
@@ -42,35 +40,24 @@ LISTENER = CountWrites()
 monitoring.register(LISTENER)  # global: only clients made after this see it; it records only when asked
 
 
-@pytest.fixture
-def mongo_store(mongo_server: Any, tmp_path: Path) -> Iterator[MongoStore]:
-    store = MongoStore(
-        mongo_server.uri, f"{mongo_server.database}_countreq", spill_path=str(tmp_path / "s.jsonl")
-    )
-    store.open()
-    try:
-        yield store
-    finally:
-        store.drop()
-        store.close()
-
-
-def test_count_changes_go_in_bounded_requests_and_equal_a_recount(mongo_store, monkeypatch) -> None:
+@pytest.mark.parametrize("store", ["mongo"], indirect=True)  # the conftest's store, on SecantusDB
+def test_count_changes_go_in_bounded_requests_and_equal_a_recount(store, monkeypatch) -> None:
     monkeypatch.setattr(mongo_index, "COUNT_OPS_PER_REQUEST", 7)
     words = [f"word{i}" for i in range(60)]
     records = [article(f"https://a/{i}", " ".join(words[i * 3 : i * 3 + 30]) + ".") for i in range(10)]
     LISTENER.sizes.clear()
     LISTENER.recording = True
     try:
-        mongo_store.upsert_articles(records)
+        store.upsert_articles(records)
     finally:
         LISTENER.recording = False
     assert LISTENER.sizes and max(LISTENER.sizes) <= 7
     assert sum(LISTENER.sizes) > 7 * 5  # the many changes of one batch, in many requests
-    assert check_counts(mongo_store) == []  # every request landed: the counts equal a recount
+    assert check_counts(store) == []  # every request landed: the counts equal a recount
 
 
-def test_a_late_heartbeat_answer_is_not_taken_for_an_outage(mongo_store) -> None:
-    options = mongo_store.db.client.options.pool_options
-    assert options.connect_timeout * 1000 >= HEARTBEAT_PATIENCE_MS > mongo_store.timeout_ms
-    assert mongo_store.db.client.options.server_selection_timeout * 1000 == mongo_store.timeout_ms
+@pytest.mark.parametrize("store", ["mongo"], indirect=True)
+def test_a_late_heartbeat_answer_is_not_taken_for_an_outage(store) -> None:
+    options = store.db.client.options.pool_options
+    assert options.connect_timeout * 1000 >= HEARTBEAT_PATIENCE_MS > store.timeout_ms
+    assert store.db.client.options.server_selection_timeout * 1000 == store.timeout_ms
