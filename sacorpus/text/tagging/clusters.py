@@ -93,12 +93,6 @@ class WordTables(NamedTuple):
     text: Sequence[Sequence[str]] = ()
 
 
-def learn_tables(folder: Path, *, seed: int) -> WordTables:
-    """Both tables from the ``*.html.gz`` pages under ``folder`` (tokenized once)."""
-    sentences = list(sentences_of(page_paragraphs(folder)))
-    return WordTables(learn_clusters(sentences, seed=seed), capital_shares(sentences), sentences)
-
-
 def tag_lexicon(
     tag: Callable[[Sequence[str]], list[str]],
     sentences: Iterable[Sequence[str]],
