@@ -36,14 +36,8 @@ def test_accuracy_floor(language: str) -> None:
     assert lemma_right / total >= lemma_floor, f"{language} lemma {lemma_right / total:.4f} < {lemma_floor}"
 
 
-def test_training_never_reads_a_test_split() -> None:
-    import importlib.util
-
-    script = Path(__file__).resolve().parents[2] / "scripts" / "train_pos.py"
-    spec = importlib.util.spec_from_file_location("train_pos", script)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def test_training_never_reads_a_test_split(train_pos) -> None:
+    module = train_pos
     assert module.TRAIN_SPLITS and all(
         "test" not in splits for _folder, splits in module.TRAIN_SPLITS.values()
     )

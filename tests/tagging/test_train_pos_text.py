@@ -2,22 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-
-import pytest
-
-
-@pytest.fixture(scope="module")
-def train_pos() -> ModuleType:
-    script = Path(__file__).resolve().parents[2] / "scripts" / "train_pos.py"
-    spec = importlib.util.spec_from_file_location("train_pos", script)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_csv_sentences_join_quoted_lines_and_skip_empty_rows(train_pos: ModuleType, tmp_path: Path) -> None:
