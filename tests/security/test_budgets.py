@@ -8,8 +8,6 @@ stored, soon after a clean run would have stored them, and what the budget left 
 from __future__ import annotations
 
 import re
-import time
-from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -109,24 +107,11 @@ def _stat(log: str, name: str) -> int:
     return int(match.group(1)) if match else 0
 
 
-def _seconds_to_last_article(items: list[dict], started: float, expected: set[str]) -> float:
-    last = max(datetime.fromisoformat(i["fetched_at"]).timestamp() for i in items if i["url"] in expected)
-    return last - started
-
-
 @pytest.mark.slow
 def test_huge_feed_and_sitemap_fanout_do_not_starve_the_crawl(tmp_path: Path) -> None:
     expected = {HOME + p for p in article_paths()}
-    with SiteServer(build_site()) as clean_site:
-        started = time.time()
-        clean = run_crawl("demo", tmp_path / "clean", "-a", f"base_url={clean_site.base_url}")
-        clean_seconds = _seconds_to_last_article(clean.items, started, expected)
-    assert clean.returncode == 0, clean.log[-3000:]
-
     with SiteServer(hostile_site()) as site:
-        started = time.time()
         run = run_crawl("demo", tmp_path / "hostile", "-a", f"base_url={site.base_url}", timeout=600)
-        seconds = _seconds_to_last_article(run.items, started, expected)
         fan_documents = sum(1 for _, path in site.requests if path.startswith("/fan/"))
         gets = [path for method, path in site.requests if method == "GET"]
     normal = set(article_paths())
@@ -134,12 +119,14 @@ def test_huge_feed_and_sitemap_fanout_do_not_starve_the_crawl(tmp_path: Path) ->
     flood_before = sum(1 for path in gets[:last_normal] if "flood-story" in path)
     flood_all = sum(1 for path in gets if "flood-story" in path)
     print(f"flood articles fetched before the last normal one: {flood_before} of {flood_all}")
-    print(f"last normal article stored after {clean_seconds:.1f} s (clean) and {seconds:.1f} s (hostile)")
     print(f"fan-out sitemap documents fetched: {fan_documents} (of 585 indexes and 4096 leaves)")
     assert {i["url"] for i in run.items} >= expected, "a normal article was not stored"
     assert _stat(run.log, "sacorpus/budget/sitemaps_left_out") > 0, run.log[-4000:]
     assert fan_documents <= 500, "the run's sitemap document budget was not kept"
     assert re.search(r"\d{5} items past the first 1000 not read", run.log), run.log[-4000:]
-    assert seconds <= 2 * clean_seconds + 5, (
-        f"normal articles took {seconds:.1f} s against {clean_seconds:.1f} s"
+    # the order of fetches, not wall time (a loaded machine stretches a crawl unevenly): the
+    # normal articles are not queued behind the flood the feed and the sitemaps offer
+    assert flood_all > 0, "the hostile feed's stories were not offered at all"
+    assert flood_before <= flood_all // 4, (
+        f"{flood_before} of {flood_all} flood stories were fetched before the last normal article"
     )
