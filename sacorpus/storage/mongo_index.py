@@ -20,20 +20,20 @@ from pymongo.errors import PyMongoError
 
 from sacorpus.storage.base import StorageError
 from sacorpus.storage.counts import ALL, CountDelta, KeptCount, StoreFilter, WordCounts, search_terms
+from sacorpus.storage.mongo_counts import (
+    KEY_FIELDS,
+    WORDS,
+    convert_legacy,
+    create_word_indexes,
+    in_requests,
+    key_id,
+    read_words,
+    write_word_changes,
+)
 
-#: Count changes are written this many operations a request. A batch of 500 articles changes tens of
-#: thousands of counts; in one request a single-threaded server (SecantusDB) is busy long enough to miss
-#: the client's heartbeat, and the client then cancels the write as if the server had gone.
-COUNT_OPS_PER_REQUEST = 5000
 TERMS_READY = "index:fts"
 COUNTS_READY = "index:word_counts"
-_KEY = ("p", "m", "l", "d")
-
-
-def _bulk_in_requests(collection: Any, ops: Sequence[UpdateOne | DeleteOne]) -> None:
-    """``ops`` (independent of each other: unordered) in requests of COUNT_OPS_PER_REQUEST."""
-    for start in range(0, len(ops), COUNT_OPS_PER_REQUEST):
-        collection.bulk_write(ops[start : start + COUNT_OPS_PER_REQUEST], ordered=False)
+_KEY = KEY_FIELDS
 
 
 def mongo_where(where: StoreFilter) -> dict[str, Any]:
@@ -83,8 +83,9 @@ class MongoCorpusIndex:
 
     def _init_ready(self, db: Any) -> None:
         db.articles.create_index([("terms", ASCENDING)])
-        for name in ("word_counts", "count_totals"):
-            db[name].create_index([(k, ASCENDING) for k in _KEY])
+        create_word_indexes(db)
+        db.count_totals.create_index([(k, ASCENDING) for k in _KEY])
+        convert_legacy(db, COUNTS_READY)
         found = {d["_id"] for d in db.state.find({"_id": {"$in": [TERMS_READY, COUNTS_READY]}})}
         if not found and db.articles.find_one({}, {"_id": 1}) is None:
             for key in (TERMS_READY, COUNTS_READY):
@@ -96,24 +97,11 @@ class MongoCorpusIndex:
         return bool(self._ready.get(name))
 
     def _apply_delta(self, delta: CountDelta) -> None:
+        write_word_changes(self.db, delta.changes())
         ops: list[UpdateOne] = []
         lowered: list[DeleteOne] = []  # only rows this delta lowered can fall to 0: no collection scan
-        for *key, word, n in delta.word_rows():
-            doc_id = "\x1f".join(map(str, (*key, word)))
-            ops.append(
-                UpdateOne(
-                    {"_id": doc_id},
-                    {"$inc": {"n": n}, "$set": {**dict(zip(_KEY, key, strict=True)), "w": word}},
-                    upsert=True,
-                )
-            )
-            if n < 0:
-                lowered.append(DeleteOne({"_id": doc_id, "n": {"$lte": 0}}))
-        _bulk_in_requests(self.db.word_counts, ops)
-        _bulk_in_requests(self.db.word_counts, lowered)
-        ops, lowered = [], []
         for *key, articles, tokens, words in delta.total_rows():
-            doc_id = "\x1f".join(map(str, key))
+            doc_id = key_id(key)
             inc = {"articles": articles, "tokens": tokens, "words": words}
             ops.append(
                 UpdateOne(
@@ -122,8 +110,8 @@ class MongoCorpusIndex:
             )
             if articles < 0:
                 lowered.append(DeleteOne({"_id": doc_id, "articles": {"$lte": 0}}))
-        _bulk_in_requests(self.db.count_totals, ops)
-        _bulk_in_requests(self.db.count_totals, lowered)
+        in_requests(self.db.count_totals, ops, [1] * len(ops))
+        in_requests(self.db.count_totals, lowered, [1] * len(lowered))
 
     def _index_write(self, old: Mapping[str, Mapping[str, Any]], new: Sequence[Mapping[str, Any]]) -> None:
         if not self._ready.get(COUNTS_READY):
@@ -197,13 +185,14 @@ class MongoCorpusIndex:
             result.articles += int(doc["articles"])
             result.total_tokens += int(doc["tokens"])
             result.total_words += int(doc["words"])
-        for doc in self.db.word_counts.find(query, {"w": 1, "n": 1, "_id": 0}):
-            result.counts[doc["w"]] += int(doc["n"])
+        for _key, words in read_words(self.db, query):
+            result.counts.update(words)
         return result
 
     def iter_kept_counts(self) -> Iterator[KeptCount]:
-        for doc in self.db.word_counts.find():
-            yield tuple(doc[k] for k in _KEY), doc["w"], (int(doc["n"]),)
+        for key, words in read_words(self.db, {}):
+            for word, n in words.items():
+                yield key, word, (n,)
         for doc in self.db.count_totals.find():
             totals = (int(doc["articles"]), int(doc["tokens"]), int(doc["words"]))
             yield tuple(doc[k] for k in _KEY), None, totals
@@ -211,7 +200,7 @@ class MongoCorpusIndex:
     def _reset_indexes(self, names: Iterable[str]) -> None:
         for name in names:
             if name == COUNTS_READY:
-                self.db.word_counts.delete_many({})
+                self.db[WORDS].delete_many({})
                 self.db.count_totals.delete_many({})
             self.db.state.delete_one({"_id": name})
             self._ready[name] = False
