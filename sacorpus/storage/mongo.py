@@ -33,13 +33,14 @@ from sacorpus.storage.base import (
     setting,
     spill_path_for,
 )
-from sacorpus.storage.counts import CountDelta, StoreFilter, count_key, search_terms
+from sacorpus.storage.counts import CountDelta, StoreFilter, count_key
 from sacorpus.storage.layout import LayoutError, join_record, split_record
 from sacorpus.storage.mongo_comments import MongoComments, create_comment_indexes
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
 from sacorpus.storage.mongo_index import COUNTS_READY, TERMS_READY, MongoCorpusIndex, mongo_where
 from sacorpus.storage.mongo_paging import ordered_pages
 from sacorpus.storage.mongo_runs import MongoRunRecords
+from sacorpus.storage.mongo_terms import TermVocabulary, narrowing_terms, search_terms
 
 logger = logging.getLogger(__name__)
 
@@ -126,7 +127,7 @@ def _from_doc(doc: Mapping[str, Any], with_body: bool = True) -> dict[str, Any]:
 
 _HIDDEN = ("_id", "body_z", "html_z", "tokens_z", "_order", "terms")
 #: fields kept packed or in the terms: their change rewrites the article
-_PACKED_CHANGE = frozenset({"tokens", "token_offsets", "text", "body", "html", "_packed"})
+_PACKED_CHANGE = frozenset({"tokens", "token_offsets", "text", "title", "body", "html", "_packed"})
 #: fields of the count key: their change moves the article's counts from its stored tokens
 _KEY_CHANGE = frozenset({"publication", "published_at", "language", "dedup_label"})
 
@@ -146,6 +147,7 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
     ):
         self.zstd_level = zstd_level
         self._ready = {}
+        self.vocabulary = TermVocabulary()
         self.uri = with_direct_connection(uri)
         self.database = database
         self.spill_path = spill_path
@@ -223,6 +225,7 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
         """Drop the whole database (tests)."""
         if self._client is not None:
             self._client.drop_database(self.database)
+            self.vocabulary = TermVocabulary()
 
     @property
     def db(self) -> Any:
@@ -241,6 +244,7 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
         ops = [UpdateOne({"url": d["url"]}, {"$set": d}, upsert=True) for d in docs]
         try:
             old = self._previous([str(r["url"]) for r in records])
+            self.vocabulary.add(self.db, docs)  # first: a term in no article finds none, never the reverse
             self.db.articles.bulk_write(ops, ordered=False)
             self._index_write(old, records)
         except PyMongoError as exc:
@@ -334,14 +338,30 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
             if {"tokens", "token_offsets"} & wanted:  # tokens are kept as spans of the text
                 projection.update(tokens_z=1, _packed=1, text=1)
         base = mongo_where(where)
-        terms = sorted({t.casefold() for t in tokens})
-        if terms and self.index_ready(TERMS_READY):
-            base["terms"] = {"$all": terms}
+        if self.index_ready(TERMS_READY):
+            base.update(self._narrowing(substrings, tokens))
         for doc in ordered_pages(self.db.articles, base, projection, batch_size, self._failure):
             record = _from_doc(doc, with_body)
             if not with_body:
                 record.pop("body", None)
             yield {k: v for k, v in record.items() if k in wanted} if wanted is not None else record
+
+    def _narrowing(self, substrings: Iterable[str], tokens: Iterable[str]) -> dict[str, Any]:
+        """The ``terms`` condition: every one of ``tokens``, and one of the terms that hold a run of
+        the substrings (:mod:`sacorpus.storage.mongo_terms`)."""
+        terms: dict[str, Any] = {}
+        whole = sorted({t.casefold() for t in tokens})
+        if whole:
+            terms["$all"] = whole
+        substrings = list(substrings)
+        if substrings:
+            try:
+                inner = narrowing_terms(self.db, substrings)
+            except PyMongoError as exc:
+                raise self._failure(exc) from exc
+            if inner is not None:
+                terms["$in"] = inner
+        return {"terms": terms} if terms else {}
 
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         fields = {k: v for k, v in fields.items() if k != "url"}

@@ -11,6 +11,7 @@ crash between the two writes and ``--rebuild-counts`` repairs it).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -19,7 +20,7 @@ from pymongo import ASCENDING, DeleteOne, UpdateOne
 from pymongo.errors import PyMongoError
 
 from sacorpus.storage.base import StorageError
-from sacorpus.storage.counts import ALL, CountDelta, KeptCount, StoreFilter, WordCounts, search_terms
+from sacorpus.storage.counts import ALL, CountDelta, KeptCount, StoreFilter, WordCounts
 from sacorpus.storage.mongo_counts import (
     KEY_FIELDS,
     WORDS,
@@ -30,10 +31,12 @@ from sacorpus.storage.mongo_counts import (
     read_words,
     write_word_changes,
 )
+from sacorpus.storage.mongo_terms import RUNS_READY, TermVocabulary, search_terms
 
 TERMS_READY = "index:fts"
 COUNTS_READY = "index:word_counts"
 _KEY = KEY_FIELDS
+logger = logging.getLogger(__name__)
 
 
 def mongo_where(where: StoreFilter) -> dict[str, Any]:
@@ -78,6 +81,7 @@ class MongoCorpusIndex:
 
     _ready: dict[str, bool]
     db: Any
+    vocabulary: TermVocabulary
     _deferred: CountDelta | None = None  # the count changes of the open batch
     _failure: Callable[..., StorageError]  # provided by the store (an annotation: no shadowing)
 
@@ -86,12 +90,16 @@ class MongoCorpusIndex:
         create_word_indexes(db)
         db.count_totals.create_index([(k, ASCENDING) for k in _KEY])
         convert_legacy(db, COUNTS_READY)
-        found = {d["_id"] for d in db.state.find({"_id": {"$in": [TERMS_READY, COUNTS_READY]}})}
+        names = (TERMS_READY, COUNTS_READY, RUNS_READY)
+        found = {d["_id"] for d in db.state.find({"_id": {"$in": list(names)}})}
         if not found and db.articles.find_one({}, {"_id": 1}) is None:
-            for key in (TERMS_READY, COUNTS_READY):
+            for key in names:
                 db.state.update_one({"_id": key}, {"$set": {"value": True}}, upsert=True)
-            found = {TERMS_READY, COUNTS_READY}
-        self._ready = {key: key in found for key in (TERMS_READY, COUNTS_READY)}
+            found = set(names)
+        if TERMS_READY in found and RUNS_READY not in found:  # terms of tokens only (mongo_terms)
+            logger.warning("the search terms predate substring search: run scrapy compact to rebuild them")
+            found.discard(TERMS_READY)
+        self._ready = {key: key in found for key in names}
 
     def index_ready(self, name: str) -> bool:
         return bool(self._ready.get(name))
@@ -199,6 +207,8 @@ class MongoCorpusIndex:
 
     def _reset_indexes(self, names: Iterable[str]) -> None:
         for name in names:
+            if name == TERMS_READY:
+                self._reset_indexes([RUNS_READY])
             if name == COUNTS_READY:
                 self.db[WORDS].delete_many({})
                 self.db.count_totals.delete_many({})
@@ -208,7 +218,9 @@ class MongoCorpusIndex:
     def _index_batch(self, records: Sequence[Mapping[str, Any]], names: Iterable[str]) -> None:
         names = set(names)
         if TERMS_READY in names:
-            ops = [UpdateOne({"url": r["url"]}, {"$set": {"terms": search_terms(r)}}) for r in records]
+            terms = [{"url": r["url"], "terms": search_terms(r)} for r in records]
+            self.vocabulary.add(self.db, terms)
+            ops = [UpdateOne({"url": t["url"]}, {"$set": {"terms": t["terms"]}}) for t in terms]
             if ops:
                 self.db.articles.bulk_write(ops, ordered=False)
         if COUNTS_READY in names:
@@ -218,6 +230,9 @@ class MongoCorpusIndex:
             self._apply_delta(delta)
 
     def _mark_ready(self, names: Iterable[str]) -> None:
+        names = set(names)
+        if TERMS_READY in names:  # the terms now hold the runs of the text (mongo_terms)
+            names.add(RUNS_READY)
         for name in names:
             self.db.state.update_one({"_id": name}, {"$set": {"value": True}}, upsert=True)
             self._ready[name] = True
