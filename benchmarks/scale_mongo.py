@@ -49,6 +49,7 @@ def cloned_mongo(store: MongoStore, base: Path, base_n: int, n: int) -> float:
         for record in source.iter_articles(batch_size=200):
             i = int(str(record["url"]).rsplit("/", 1)[1])
             doc = _to_doc(record, store.zstd_level)
+            store.vocabulary.add(store.db, [doc])
             content = hash((record.get("title"), record.get("text")))
             if content not in words_of:
                 tokens = record.get("tokens") or []
