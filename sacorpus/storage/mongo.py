@@ -40,7 +40,7 @@ from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
 from sacorpus.storage.mongo_index import COUNTS_READY, TERMS_READY, MongoCorpusIndex, mongo_where
 from sacorpus.storage.mongo_paging import ordered_pages
 from sacorpus.storage.mongo_runs import MongoRunRecords
-from sacorpus.storage.mongo_terms import TermVocabulary, narrowing_terms, search_terms
+from sacorpus.storage.mongo_terms import TermVocabulary, search_terms, terms_condition
 
 logger = logging.getLogger(__name__)
 
@@ -128,8 +128,10 @@ def _from_doc(doc: Mapping[str, Any], with_body: bool = True) -> dict[str, Any]:
 _HIDDEN = ("_id", "body_z", "html_z", "tokens_z", "_order", "terms")
 #: fields kept packed or in the terms: their change rewrites the article
 _PACKED_CHANGE = frozenset({"tokens", "token_offsets", "text", "title", "body", "html", "_packed"})
-#: fields of the count key: their change moves the article's counts from its stored tokens
-_KEY_CHANGE = frozenset({"publication", "published_at", "language", "dedup_label"})
+#: fields of the count key or the group totals: their change moves the article's counts
+_KEY_CHANGE = frozenset(
+    {"publication", "published_at", "language", "dedup_label", "page_type", "token_count", "word_count"}
+)
 
 
 class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoComments, ArticleStore):
@@ -260,6 +262,9 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
             "published_at",
             "language",
             "dedup_label",
+            "page_type",
+            "token_count",
+            "word_count",
             "text",
             "tokens",
             "tokens_z",
@@ -339,29 +344,15 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
                 projection.update(tokens_z=1, _packed=1, text=1)
         base = mongo_where(where)
         if self.index_ready(TERMS_READY):
-            base.update(self._narrowing(substrings, tokens))
+            try:
+                base.update(terms_condition(self.db, substrings, tokens))
+            except PyMongoError as exc:
+                raise self._failure(exc) from exc
         for doc in ordered_pages(self.db.articles, base, projection, batch_size, self._failure):
             record = _from_doc(doc, with_body)
             if not with_body:
                 record.pop("body", None)
             yield {k: v for k, v in record.items() if k in wanted} if wanted is not None else record
-
-    def _narrowing(self, substrings: Iterable[str], tokens: Iterable[str]) -> dict[str, Any]:
-        """The ``terms`` condition: every one of ``tokens``, and one of the terms that hold a run of
-        the substrings (:mod:`sacorpus.storage.mongo_terms`)."""
-        terms: dict[str, Any] = {}
-        whole = sorted({t.casefold() for t in tokens})
-        if whole:
-            terms["$all"] = whole
-        substrings = list(substrings)
-        if substrings:
-            try:
-                inner = narrowing_terms(self.db, substrings)
-            except PyMongoError as exc:
-                raise self._failure(exc) from exc
-            if inner is not None:
-                terms["$in"] = inner
-        return {"terms": terms} if terms else {}
 
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         fields = {k: v for k, v in fields.items() if k != "url"}
@@ -387,6 +378,7 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
                     tokens if isinstance(tokens, list) else [], count_key(old), count_key({**old, **fields})
                 )
                 self._apply_delta(delta)
+                self._move_groups([old], [{**old, **fields}])
         except PyMongoError as exc:
             raise self._failure(exc) from exc
         return bool(result.matched_count > 0)

@@ -31,6 +31,14 @@ from sacorpus.storage.mongo_counts import (
     read_words,
     write_word_changes,
 )
+from sacorpus.storage.mongo_groups import (
+    GROUPS,
+    GROUPS_READY,
+    create_group_indexes,
+    group_changes,
+    group_rows,
+    write_group_changes,
+)
 from sacorpus.storage.mongo_terms import RUNS_READY, TermVocabulary, search_terms
 
 TERMS_READY = "index:fts"
@@ -88,9 +96,10 @@ class MongoCorpusIndex:
     def _init_ready(self, db: Any) -> None:
         db.articles.create_index([("terms", ASCENDING)])
         create_word_indexes(db)
+        create_group_indexes(db)
         db.count_totals.create_index([(k, ASCENDING) for k in _KEY])
         convert_legacy(db, COUNTS_READY)
-        names = (TERMS_READY, COUNTS_READY, RUNS_READY)
+        names = (TERMS_READY, COUNTS_READY, RUNS_READY, GROUPS_READY)
         found = {d["_id"] for d in db.state.find({"_id": {"$in": list(names)}})}
         if not found and db.articles.find_one({}, {"_id": 1}) is None:
             for key in names:
@@ -124,12 +133,20 @@ class MongoCorpusIndex:
     def _index_write(self, old: Mapping[str, Mapping[str, Any]], new: Sequence[Mapping[str, Any]]) -> None:
         if not self._ready.get(COUNTS_READY):
             return
+        self._move_groups([old.get(str(r["url"])) for r in new], new)
         delta = self._counts_delta()
         for record in new:
             delta.add(old.get(str(record["url"])), -1)
             delta.add(record)
         if delta is not self._deferred:
             self._apply_delta(delta)
+
+    def _move_groups(
+        self, old: Iterable[Mapping[str, Any] | None], new: Iterable[Mapping[str, Any] | None]
+    ) -> None:
+        """Articles out of their old groups' totals and into their new ones (when the totals are kept)."""
+        if self._ready.get(GROUPS_READY):
+            write_group_changes(self.db, group_changes(old, new))
 
     def _counts_delta(self) -> CountDelta:
         """Where a write adds its count changes: the open batch's sum, or a delta of its own."""
@@ -156,8 +173,12 @@ class MongoCorpusIndex:
                 raise self._failure(exc) from exc
 
     def group_counts(self, where: StoreFilter, period: int = 7) -> list[tuple[Any, ...]]:
-        """Articles, tokens and words per (publication, month, language, label, page type): one
-        ``$group`` aggregation (the server reads the documents, the client none)."""
+        """Articles, tokens and words per (publication, month, language, label, page type): from the
+        kept group totals, else one ``$group`` aggregation (the server reads the documents)."""
+        if self._ready.get(GROUPS_READY):
+            rows = group_rows(self.db, where, period)
+            if rows is not None:
+                return rows
         group_id = {
             "p": "$publication",
             "m": {"$substrCP": [{"$ifNull": ["$published_at", ""]}, 0, int(period)]},
@@ -212,6 +233,8 @@ class MongoCorpusIndex:
             if name == COUNTS_READY:
                 self.db[WORDS].delete_many({})
                 self.db.count_totals.delete_many({})
+                self.db[GROUPS].delete_many({})
+                self._reset_indexes([GROUPS_READY])
             self.db.state.delete_one({"_id": name})
             self._ready[name] = False
 
@@ -228,11 +251,14 @@ class MongoCorpusIndex:
             for record in records:
                 delta.add(record)
             self._apply_delta(delta)
+            write_group_changes(self.db, group_changes([], records))
 
     def _mark_ready(self, names: Iterable[str]) -> None:
         names = set(names)
         if TERMS_READY in names:  # the terms now hold the runs of the text (mongo_terms)
             names.add(RUNS_READY)
+        if COUNTS_READY in names:  # the group totals are built with the counts (mongo_groups)
+            names.add(GROUPS_READY)
         for name in names:
             self.db.state.update_one({"_id": name}, {"$set": {"value": True}}, upsert=True)
             self._ready[name] = True

@@ -88,3 +88,17 @@ def narrowing_terms(db: Any, substrings: Sequence[str]) -> list[str] | None:
         if best is None or len(found) < len(best):
             best = found
     return best if best is not None and len(best) <= MAX_NARROWING_TERMS else None
+
+
+def terms_condition(db: Any, substrings: Iterable[str], tokens: Iterable[str]) -> dict[str, Any]:
+    """The ``terms`` condition of a query: every one of ``tokens`` (whole tokens), and one of the terms
+    holding a run of the substrings."""
+    terms: dict[str, Any] = {}
+    whole = sorted({t.casefold() for t in tokens})
+    if whole:
+        terms["$all"] = whole
+    substrings = list(substrings)
+    inner = narrowing_terms(db, substrings) if substrings else None
+    if inner is not None:
+        terms["$in"] = inner
+    return {"terms": terms} if terms else {}

@@ -13,6 +13,7 @@ from sacorpus.items import Article
 from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.counts import StoreFilter, is_word
 from sacorpus.storage.maintenance import COUNTS, FTS, check_counts, rebuild_indexes
+from sacorpus.storage.queries import CorpusQueries
 from sacorpus.text.tokenize import tokenize
 
 
@@ -184,9 +185,27 @@ def test_rebuild_restores_counts_and_check_names_drift(corpus: ArticleStore) -> 
     assert check_counts(corpus)  # not built: says so
     assert rebuild_indexes(corpus, (COUNTS, FTS)) == len(CORPUS)
     assert check_counts(corpus) == []
+    scanned = CorpusQueries.group_counts(corpus, StoreFilter())
+    assert sorted(corpus.group_counts(StoreFilter()), key=repr) == sorted(scanned, key=repr)
     assert urls(corpus.query_articles(StoreFilter(), ["url"], tokens=["eskom"])) == ["https://c/1"]
     # drift (a count written without its article) is named by the check
     corpus.upsert_articles([article("https://e/1", "Drift.")])
     corpus._reset_indexes((FTS,))
     corpus.update_fields("https://e/1", {"publication": "elsewhere"})  # counts still kept
     assert check_counts(corpus) == []
+
+
+def test_group_counts_follow_stores_relabels_and_updates_as_a_scan_finds_them(corpus: ArticleStore) -> None:
+    corpus.update_fields("https://a/1", {"dedup_label": "duplicate", "page_type": "article"})
+    corpus.update_fields("https://b/1", {"published_at": "2024-05-31T23:00:00", "language": "en"})
+    corpus.upsert_articles([article("https://c/1", "Eskom again today.", published_at="2024-01-01T00:00:00")])
+    corpus.upsert_articles([article("https://d/1", "A brand new article.", published_at="2024-05-02")])
+    for where in (
+        StoreFilter(),
+        StoreFilter(exclude_duplicates=True, publications=("mg",)),
+        StoreFilter(since="2024-02", until="2024-05-02"),
+        StoreFilter(since="2024-05-31T22", languages=("en",)),  # finer than a day
+    ):
+        for period in (7, 10):
+            scanned = CorpusQueries.group_counts(corpus, where, period)  # the reading of every article
+            assert sorted(corpus.group_counts(where, period), key=repr) == sorted(scanned, key=repr)
