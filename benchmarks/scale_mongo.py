@@ -25,6 +25,7 @@ from scale import varying
 
 from sacorpus.storage.counts import ALL, CountDelta, count_key, is_word
 from sacorpus.storage.mongo import MongoStore, _to_doc
+from sacorpus.storage.mongo_groups import group_changes, write_group_changes
 from sacorpus.storage.sqlite import SQLiteStore
 
 #: MongoDB's target: within this many times SQLite's time at the same size
@@ -43,6 +44,7 @@ def cloned_mongo(store: MongoStore, base: Path, base_n: int, n: int) -> float:
     sharing: Counter[tuple[Any, int]] = Counter()  # (counts key, text) -> articles
     totals: dict[Any, list[int]] = {}
     chunk: list[dict[str, Any]] = []
+    groups: dict[tuple[Any, ...], list[int]] = {}
     done = 0
     source = SQLiteStore(str(base), spill_path=str(base.parent / "mongo-clone-spill.jsonl"))
     with source:
@@ -58,6 +60,10 @@ def cloned_mongo(store: MongoStore, base: Path, base_n: int, n: int) -> float:
                 mine = varying(j, n)
                 copy = {**doc, **mine, "_order": f"{mine['fetched_at']}\t{mine['url']}"}
                 chunk.append(copy)
+                for group, total in group_changes([], [copy]).items():
+                    kept = groups.setdefault(group, [0, 0, 0])
+                    for k in range(3):
+                        kept[k] += total[k]
                 key = count_key(copy)
                 sharing[(key, content)] += 1
                 for k in (key, (ALL, ALL, ALL, key[3])):
@@ -81,6 +87,7 @@ def cloned_mongo(store: MongoStore, base: Path, base_n: int, n: int) -> float:
                 delta.words[(k, word)] += articles * c
     counted = time.perf_counter()
     store._apply_delta(delta)
+    write_group_changes(store.db, groups)
     print(f"  mongo: kept counts in {time.perf_counter() - counted:.0f} s", file=sys.stderr)
     return n / (time.perf_counter() - start)
 
