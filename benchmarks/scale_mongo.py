@@ -25,6 +25,7 @@ from scale import varying
 
 from sacorpus.storage.counts import ALL, CountDelta, count_key, is_word
 from sacorpus.storage.mongo import MongoStore, _to_doc
+from sacorpus.storage.mongo_counts import insert_word_counts
 from sacorpus.storage.mongo_groups import group_changes, write_group_changes
 from sacorpus.storage.sqlite import SQLiteStore
 
@@ -37,8 +38,8 @@ INSERT_BATCH = 200
 def cloned_mongo(store: MongoStore, base: Path, base_n: int, n: int) -> float:
     """Write ``n`` articles into the open, empty ``store`` from the ``base_n`` of the SQLite store
     ``base``; returns articles per second."""
-    if n % base_n:
-        raise ValueError(f"{n} is not a multiple of {base_n}")
+    if n % base_n and base_n % n:
+        raise ValueError(f"{n} is neither a multiple nor a divisor of {base_n}")
     start = time.perf_counter()
     words_of: dict[int, dict[str, int]] = {}  # distinct text -> its word counts
     sharing: Counter[tuple[Any, int]] = Counter()  # (counts key, text) -> articles
@@ -50,6 +51,8 @@ def cloned_mongo(store: MongoStore, base: Path, base_n: int, n: int) -> float:
     with source:
         for record in source.iter_articles(batch_size=200):
             i = int(str(record["url"]).rsplit("/", 1)[1])
+            if i >= n:  # a smaller store: the first n rows (their pages are those of article i)
+                continue
             doc = _to_doc(record, store.zstd_level)
             store.vocabulary.add(store.db, [doc])
             content = hash((record.get("title"), record.get("text")))
@@ -80,13 +83,14 @@ def cloned_mongo(store: MongoStore, base: Path, base_n: int, n: int) -> float:
                         print(f"  mongo: {done} articles, {rate:.0f}/s", file=sys.stderr)
     if chunk:
         store.db.articles.insert_many(chunk, ordered=False)
-    delta = CountDelta(totals=totals)
+    delta = CountDelta()
     for (key, content), articles in sharing.items():
         for k in (key, (ALL, ALL, ALL, key[3])):
             for word, c in words_of[content].items():
                 delta.words[(k, word)] += articles * c
     counted = time.perf_counter()
-    store._apply_delta(delta)
+    insert_word_counts(store.db, delta.changes())
+    store._apply_delta(CountDelta(totals=totals))
     write_group_changes(store.db, groups)
     print(f"  mongo: kept counts in {time.perf_counter() - counted:.0f} s", file=sys.stderr)
     return n / (time.perf_counter() - start)

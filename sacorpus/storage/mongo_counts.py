@@ -79,8 +79,10 @@ def in_requests(collection: Any, ops: Sequence[UpdateOne | DeleteOne], sizes: Se
         collection.bulk_write(ops[start:], ordered=False)
 
 
-def write_word_changes(db: Any, changes: Iterator[tuple[CountKey, str, int]]) -> None:
-    """Add each (key, word, change) to the word count documents; then drop the counts that fell to 0."""
+def _by_document(
+    changes: Iterator[tuple[CountKey, str, int]],
+) -> tuple[dict[tuple[Any, ...], dict[str, int]], set[tuple[Any, ...]]]:
+    """The changes summed per word count document (key and bucket), and the documents lowered."""
     incs: dict[tuple[Any, ...], dict[str, int]] = {}
     lowered: set[tuple[Any, ...]] = set()
     for key, word, n in changes:
@@ -92,6 +94,26 @@ def write_word_changes(db: Any, changes: Iterator[tuple[CountKey, str, int]]) ->
         fields[name] = fields.get(name, 0) + n
         if n < 0:
             lowered.add(doc_key)
+    return incs, lowered
+
+
+def insert_word_counts(db: Any, changes: Iterator[tuple[CountKey, str, int]]) -> None:
+    """Write the counts of a store that has none yet as whole documents (a bulk load: ``insert_many``
+    instead of an ``$inc`` a field)."""
+    incs, _lowered = _by_document(changes)
+    docs = []
+    for doc_key, fields in incs.items():
+        counts = {name[2:]: n for name, n in fields.items() if n > 0}
+        docs.append(
+            {"_id": key_id(doc_key), **dict(zip((*KEY_FIELDS, "b"), doc_key, strict=True)), "c": counts}
+        )
+    for start in range(0, len(docs), 100):
+        db[WORDS].insert_many(docs[start : start + 100], ordered=False)
+
+
+def write_word_changes(db: Any, changes: Iterator[tuple[CountKey, str, int]]) -> None:
+    """Add each (key, word, change) to the word count documents; then drop the counts that fell to 0."""
+    incs, lowered = _by_document(changes)
     ops, sizes = [], []
     for doc_key, fields in incs.items():
         names = dict(zip((*KEY_FIELDS, "b"), doc_key, strict=True))
