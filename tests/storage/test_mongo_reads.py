@@ -15,7 +15,7 @@ from test_corpus_index_contract import SPLIT, article, recount, urls
 
 from sacorpus.storage.counts import ALL, StoreFilter
 from sacorpus.storage.maintenance import FTS, check_counts, compact
-from sacorpus.storage.mongo_counts import LEGACY, WORDS, escape, unescape
+from sacorpus.storage.mongo_counts import LEGACY, WORDS, escape, insert_word_counts, unescape
 from sacorpus.storage.mongo_terms import RUNS_READY
 
 
@@ -99,3 +99,12 @@ def test_a_word_as_a_field_name_reads_back_as_itself() -> None:
     for word in ("U.S.", "$40", "%2E", "%252E", "a%b.c$d", "plain", ALL):
         name = escape(word)
         assert "." not in name and not name.startswith("$") and unescape(name) == word
+
+
+@pytest.mark.parametrize("store", ["mongo"], indirect=True)
+def test_a_bulk_load_of_the_counts_reads_back_as_the_counts_written_by_increments(store) -> None:
+    store.upsert_articles([dict(r) for r in SPLIT])
+    kept = store.kept_counts()
+    store.db[WORDS].drop()
+    insert_word_counts(store.db, kept.changes())
+    assert store.kept_counts().words == kept.words and check_counts(store) == []
