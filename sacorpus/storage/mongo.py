@@ -329,8 +329,9 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
         tokens: Iterable[str] = (),
         batch_size: int = 500,
     ) -> Iterator[dict[str, Any]]:
-        """Documents passing ``where`` in ``_order``; narrowed by ``terms`` to those holding every one
-        of ``tokens`` (whole tokens, casefolded); ``substrings`` are left to the caller's check."""
+        """Documents passing ``where`` in ``_order``; narrowed by ``terms`` to those holding the
+        longest of ``tokens`` (whole tokens, casefolded), else a term holding a run of the
+        ``substrings`` (:func:`terms_condition`); the caller checks each record."""
         wanted = set(fields) | {"url"} if fields is not None else None
         with_body = wanted is None or "body" in wanted
         projection: dict[str, int] | None = None

@@ -91,14 +91,13 @@ def narrowing_terms(db: Any, substrings: Sequence[str]) -> list[str] | None:
 
 
 def terms_condition(db: Any, substrings: Iterable[str], tokens: Iterable[str]) -> dict[str, Any]:
-    """The ``terms`` condition of a query: every one of ``tokens`` (whole tokens), and one of the terms
-    holding a run of the substrings."""
-    terms: dict[str, Any] = {}
-    whole = sorted({t.casefold() for t in tokens})
+    """The ``terms`` condition of a query: the longest of ``tokens`` (likely the rarest), else one of
+    the terms holding a run of the substrings. Why one equality or one ``$in`` and never ``$all``:
+    SecantusDB looks nothing else up in the index (``$all`` read every article); the caller checks
+    every record, so the rest of the tokens need not narrow."""
+    whole = sorted({t.casefold() for t in tokens}, key=lambda t: (-len(t), t))
     if whole:
-        terms["$all"] = whole
+        return {"terms": whole[0]}
     substrings = list(substrings)
     inner = narrowing_terms(db, substrings) if substrings else None
-    if inner is not None:
-        terms["$in"] = inner
-    return {"terms": terms} if terms else {}
+    return {"terms": {"$in": inner}} if inner is not None else {}
