@@ -35,9 +35,15 @@ from sacorpus.storage.base import (
 )
 from sacorpus.storage.counts import CountDelta, StoreFilter, count_key
 from sacorpus.storage.layout import LayoutError, join_record, split_record
-from sacorpus.storage.mongo_comments import MongoComments, create_comment_indexes
+from sacorpus.storage.mongo_comments import MongoComments
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
-from sacorpus.storage.mongo_index import COUNTS_READY, TERMS_READY, MongoCorpusIndex, mongo_where
+from sacorpus.storage.mongo_index import (
+    COUNTS_READY,
+    TERMS_READY,
+    MongoCorpusIndex,
+    ensure_indexes,
+    mongo_where,
+)
 from sacorpus.storage.mongo_paging import ordered_pages
 from sacorpus.storage.mongo_runs import MongoRunRecords
 from sacorpus.storage.mongo_terms import TermVocabulary, search_terms, terms_condition
@@ -201,17 +207,8 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
                 connectTimeoutMS=max(self.timeout_ms, HEARTBEAT_PATIENCE_MS),
             )
             db = client[self.database]
-            db.articles.create_index([("url", ASCENDING)], unique=True)
-            for name in INDEXED_FIELDS:
-                if name not in ("url", "fetched_at"):
-                    db.articles.create_index([(name, ASCENDING)])
-            db.articles.create_index([("_order", ASCENDING)])
-            db.articles.create_index([("publication", ASCENDING), ("_order", ASCENDING)])
-            for name in ("text_hash", "canonical_key", "slug_key"):
-                db.dedup_docs.create_index([(name, ASCENDING)])
-            db.run_health.create_index([("publication", ASCENDING), ("finished_at", ASCENDING)])
+            ensure_indexes(db, [n for n in INDEXED_FIELDS if n not in ("url", "fetched_at")])
             self._init_ready(db)
-            create_comment_indexes(db)
         except PyMongoError as exc:
             raise StorageError(f"cannot open {self!r}: {exc}") from exc
         self._client, self._db = client, db

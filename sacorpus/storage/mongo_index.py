@@ -21,6 +21,7 @@ from pymongo.errors import PyMongoError
 
 from sacorpus.storage.base import StorageError
 from sacorpus.storage.counts import ALL, CountDelta, KeptCount, StoreFilter, WordCounts
+from sacorpus.storage.mongo_comments import create_comment_indexes
 from sacorpus.storage.mongo_counts import (
     KEY_FIELDS,
     WORDS,
@@ -84,6 +85,36 @@ def _count_query(where: StoreFilter) -> dict[str, Any] | None:
     return query
 
 
+#: raised whenever the store's indexes or collections change: a database whose state names another
+#: version has them created (and older layouts converted) when it opens
+INDEX_VERSION = 1
+_INDEXES_STATE = "schema:indexes"
+
+
+def ensure_indexes(db: Any, article_fields: Iterable[str]) -> None:
+    """Create the store's indexes unless the database says they are there. Why not at every open:
+    each is a round trip, and a corpus command opens the store once (twenty requests to a busy
+    server were most of a short command's wall time)."""
+    state = db.state.find_one({"_id": _INDEXES_STATE})
+    if state is not None and state.get("value") == INDEX_VERSION:
+        return
+    db.articles.create_index([("url", ASCENDING)], unique=True)
+    for name in article_fields:
+        db.articles.create_index([(name, ASCENDING)])
+    db.articles.create_index([("_order", ASCENDING)])
+    db.articles.create_index([("publication", ASCENDING), ("_order", ASCENDING)])
+    for name in ("text_hash", "canonical_key", "slug_key"):
+        db.dedup_docs.create_index([(name, ASCENDING)])
+    db.run_health.create_index([("publication", ASCENDING), ("finished_at", ASCENDING)])
+    db.articles.create_index([("terms", ASCENDING)])
+    create_word_indexes(db)
+    create_group_indexes(db)
+    db.count_totals.create_index([(k, ASCENDING) for k in _KEY])
+    create_comment_indexes(db)
+    convert_legacy(db, COUNTS_READY)
+    db.state.update_one({"_id": _INDEXES_STATE}, {"$set": {"value": INDEX_VERSION}}, upsert=True)
+
+
 class MongoCorpusIndex:
     """Mixin of MongoStore (needs ``db`` and ``_failure``)."""
 
@@ -94,11 +125,6 @@ class MongoCorpusIndex:
     _failure: Callable[..., StorageError]  # provided by the store (an annotation: no shadowing)
 
     def _init_ready(self, db: Any) -> None:
-        db.articles.create_index([("terms", ASCENDING)])
-        create_word_indexes(db)
-        create_group_indexes(db)
-        db.count_totals.create_index([(k, ASCENDING) for k in _KEY])
-        convert_legacy(db, COUNTS_READY)
         names = (TERMS_READY, COUNTS_READY, RUNS_READY, GROUPS_READY)
         found = {d["_id"] for d in db.state.find({"_id": {"$in": list(names)}})}
         if not found and db.articles.find_one({}, {"_id": 1}) is None:

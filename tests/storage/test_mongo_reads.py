@@ -75,6 +75,7 @@ def test_counts_of_the_older_layout_are_converted_when_the_store_opens(store) ->
         for (key, word), n in kept.words.items()
     ]
     store.db[LEGACY].insert_many(legacy)
+    store.db.state.delete_one({"_id": "schema:indexes"})  # a store of that version had no such state
     reopened(store)
     assert LEGACY not in store.db.list_collection_names()
     assert check_counts(store) == []
@@ -108,3 +109,27 @@ def test_a_bulk_load_of_the_counts_reads_back_as_the_counts_written_by_increment
     store.db[WORDS].drop()
     insert_word_counts(store.db, kept.changes())
     assert store.kept_counts().words == kept.words and check_counts(store) == []
+
+
+@pytest.mark.parametrize("store", ["mongo"], indirect=True)
+def test_a_store_that_has_its_indexes_opens_without_creating_them(store) -> None:
+    LISTENER.filters.clear()
+    created: list[str] = []
+
+    class Creations(monitoring.CommandListener):
+        def started(self, event: monitoring.CommandStartedEvent) -> None:
+            if event.command_name == "createIndexes":
+                created.append(event.command["createIndexes"])
+
+        def succeeded(self, event: Any) -> None:
+            pass
+
+        def failed(self, event: Any) -> None:
+            pass
+
+    monitoring.register(Creations())
+    reopened(store)  # a new client: it sees the listener
+    assert created == []
+    store.db.state.delete_one({"_id": "schema:indexes"})
+    reopened(store)
+    assert "articles" in created and "key_words" in created and "group_totals" in created
