@@ -135,6 +135,18 @@ def read_words(db: Any, query: Mapping[str, Any]) -> Iterator[tuple[CountKey, di
         yield key, {unescape(name): int(n) for name, n in (doc.get("c") or {}).items() if n > 0}
 
 
+def read_words_of_keys(db: Any, keys: Sequence[Sequence[Any]]) -> Iterator[dict[str, int]]:
+    """{word: count} of each word count document of these keys, looked up by document id.
+
+    Why by id and not by the key fields: SecantusDB narrows a query on the key fields by its first
+    field only (a publication over two years read every month of it); an ``_id`` is a point lookup.
+    """
+    ids = [key_id((*key, b)) for key in keys for b in range(BUCKETS)]
+    for start in range(0, len(ids), 100):
+        for doc in db[WORDS].find({"_id": {"$in": ids[start : start + 100]}}, {"c": 1, "_id": 0}):
+            yield {unescape(name): int(n) for name, n in (doc.get("c") or {}).items() if n > 0}
+
+
 def convert_legacy(db: Any, ready_key: str) -> None:
     """Move the counts of the older document-per-word layout into the word count documents (once)."""
     if LEGACY not in db.list_collection_names():

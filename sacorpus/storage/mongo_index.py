@@ -30,6 +30,7 @@ from sacorpus.storage.mongo_counts import (
     in_requests,
     key_id,
     read_words,
+    read_words_of_keys,
     write_word_changes,
 )
 from sacorpus.storage.mongo_groups import (
@@ -236,11 +237,13 @@ class MongoCorpusIndex:
         if query is None or not self._ready.get(COUNTS_READY):
             return None
         result = WordCounts()
+        keys = []
         for doc in self.db.count_totals.find(query):
             result.articles += int(doc["articles"])
             result.total_tokens += int(doc["tokens"])
             result.total_words += int(doc["words"])
-        for _key, words in read_words(self.db, query):
+            keys.append(tuple(doc[k] for k in _KEY))
+        for words in read_words_of_keys(self.db, keys):  # the keys with articles, by document id
             result.counts.update(words)
         return result
 
