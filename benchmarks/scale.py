@@ -11,10 +11,11 @@ and reused by the next run.
 Baselines, in the same run: the store size of the older layout (HTML in the JSON document) for the
 same records; for ``search``/``wordlist``/``collocations`` the linear path of the same command
 (a regex with no literal part, ``--recount``); and at 100,000 the same command on the 10,000 store.
-MongoDB (SecantusDB on loopback, or MONGO_URI) is measured at ``--mongo-size`` against SQLite.
+MongoDB (SecantusDB on loopback with its data under ``--cache``, or MONGO_URI) is measured at each of
+``--mongo-sizes`` against SQLite at the same size, with the server's CPU seconds and memory.
 
     python benchmarks/scale.py [--data ../shared/data] [--cache /tmp/sacorpus-scale] [--sizes 10000,100000]
-                               [--million] [--pages 200] [--mongo-size 10000] [--skip-mongo]
+                               [--million] [--pages 200] [--mongo-sizes 10000,100000] [--skip-mongo]
 """
 
 from __future__ import annotations
@@ -319,7 +320,12 @@ def main() -> int:
     parser.add_argument("--sizes", default="10000,100000", help="comma-separated store sizes")
     parser.add_argument("--million", action="store_true", help="also 1,000,000 articles")
     parser.add_argument("--pages", type=int, default=200, help="real pages recombined")
-    parser.add_argument("--mongo-size", type=int, default=10_000)
+    parser.add_argument(
+        "--mongo-sizes",
+        default="10000",
+        help="comma-separated MongoDB store sizes (each also in --sizes for its SQLite figures); the "
+        "smallest is built from its SQLite store's rows, the others copy it (scale_mongo.py)",
+    )
     parser.add_argument("--skip-mongo", action="store_true")
     parser.add_argument(
         "--clone-from",
@@ -364,44 +370,10 @@ def main() -> int:
             leftover.unlink()
         work.rmdir()
     if not opts.skip_mongo:
-        mongo(opts, pages, out, skip, sqlite_results.get(opts.mongo_size))
+        from scale_mongo import run_mongo
+
+        run_mongo(opts, pages, out, skip, sqlite_results)
     return 0
-
-
-def mongo(
-    opts: argparse.Namespace,
-    pages: list[dict[str, Any]],
-    out: Path,
-    skip: set[str],
-    sqlite: dict[str, Result] | None,
-) -> None:
-    from sacorpus.storage.mongo import MongoStore
-    from sacorpus.testing.mongo import local_mongo_server
-
-    with local_mongo_server() as server:
-        database = f"{server.database}_scale"
-        store = MongoStore(server.uri, database, spill_path=str(opts.cache / "mongo-spill.jsonl"))
-        with store:
-            store.drop()
-        with store:
-            rate = build(store, pages, opts.mongo_size)
-        print(f"\nMongoDB, {opts.mongo_size} articles built at {rate:.0f} articles/s", file=sys.stderr)
-        settings = [
-            "-s",
-            f"MONGO_URI={server.uri}",
-            "-s",
-            f"MONGO_DATABASE={database}",
-            "-s",
-            f"SACORPUS_STORE_SPILL_PATH={opts.cache / 'mongo-spill.jsonl'}",
-        ]
-        results = time_commands(f"mongo {opts.mongo_size}", settings, out, skip, opts.timeout)
-        print(f"\nMongoDB, {opts.mongo_size} articles (ratio: to SQLite at the same size; target <= 3)")
-        for name, (seconds, rss, anon, _cpu) in results.items():
-            ref = (sqlite or {}).get(name)
-            ratio = f"{seconds / ref[0]:7.2f}" if ref and ref[0] else "      -"
-            print(f"  {name:<17} {seconds:8.2f} s {rss:6.0f} MB  anon {anon:6.0f} MB  x SQLite {ratio}")
-        with store:
-            store.drop()
 
 
 if __name__ == "__main__":

@@ -61,12 +61,6 @@ def index_text(record: Mapping[str, Any]) -> str:
     return f"{record.get('title') or ''}\n{record.get('text') or ''}"
 
 
-def search_terms(record: Mapping[str, Any]) -> list[str]:
-    """The distinct casefolded word tokens of an article (the inverted index of a store without FTS)."""
-    tokens = record.get("tokens") or []
-    return sorted({t.casefold() for t in tokens if isinstance(t, str) and is_word(t)})
-
-
 @dataclass
 class CountDelta:
     """Changes to the kept counts from a batch of writes, summed before they touch the store.

@@ -16,7 +16,19 @@ FTS = "index:fts"
 COUNTS = "index:word_counts"
 INDEXES = (FTS, COUNTS)
 #: what the indexes read of an article
-INDEX_FIELDS = ("url", "publication", "published_at", "language", "dedup_label", "title", "text", "tokens")
+INDEX_FIELDS = (
+    "url",
+    "publication",
+    "published_at",
+    "language",
+    "dedup_label",
+    "title",
+    "text",
+    "tokens",
+    "page_type",  # and the two counts: the group totals a store may keep (MongoDB)
+    "token_count",
+    "word_count",
+)
 COMPACT_STATE = "compact"
 
 Progress = Callable[[int], Any]

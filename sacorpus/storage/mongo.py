@@ -33,13 +33,20 @@ from sacorpus.storage.base import (
     setting,
     spill_path_for,
 )
-from sacorpus.storage.counts import CountDelta, StoreFilter, count_key, search_terms
+from sacorpus.storage.counts import CountDelta, StoreFilter, count_key
 from sacorpus.storage.layout import LayoutError, join_record, split_record
-from sacorpus.storage.mongo_comments import MongoComments, create_comment_indexes
+from sacorpus.storage.mongo_comments import MongoComments
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
-from sacorpus.storage.mongo_index import COUNTS_READY, TERMS_READY, MongoCorpusIndex, mongo_where
+from sacorpus.storage.mongo_index import (
+    COUNTS_READY,
+    TERMS_READY,
+    MongoCorpusIndex,
+    ensure_indexes,
+    mongo_where,
+)
 from sacorpus.storage.mongo_paging import ordered_pages
 from sacorpus.storage.mongo_runs import MongoRunRecords
+from sacorpus.storage.mongo_terms import TermVocabulary, search_terms, terms_condition
 
 logger = logging.getLogger(__name__)
 
@@ -126,9 +133,11 @@ def _from_doc(doc: Mapping[str, Any], with_body: bool = True) -> dict[str, Any]:
 
 _HIDDEN = ("_id", "body_z", "html_z", "tokens_z", "_order", "terms")
 #: fields kept packed or in the terms: their change rewrites the article
-_PACKED_CHANGE = frozenset({"tokens", "token_offsets", "text", "body", "html", "_packed"})
-#: fields of the count key: their change moves the article's counts from its stored tokens
-_KEY_CHANGE = frozenset({"publication", "published_at", "language", "dedup_label"})
+_PACKED_CHANGE = frozenset({"tokens", "token_offsets", "text", "title", "body", "html", "_packed"})
+#: fields of the count key or the group totals: their change moves the article's counts
+_KEY_CHANGE = frozenset(
+    {"publication", "published_at", "language", "dedup_label", "page_type", "token_count", "word_count"}
+)
 
 
 class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoComments, ArticleStore):
@@ -146,6 +155,7 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
     ):
         self.zstd_level = zstd_level
         self._ready = {}
+        self.vocabulary = TermVocabulary()
         self.uri = with_direct_connection(uri)
         self.database = database
         self.spill_path = spill_path
@@ -197,17 +207,8 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
                 connectTimeoutMS=max(self.timeout_ms, HEARTBEAT_PATIENCE_MS),
             )
             db = client[self.database]
-            db.articles.create_index([("url", ASCENDING)], unique=True)
-            for name in INDEXED_FIELDS:
-                if name not in ("url", "fetched_at"):
-                    db.articles.create_index([(name, ASCENDING)])
-            db.articles.create_index([("_order", ASCENDING)])
-            db.articles.create_index([("publication", ASCENDING), ("_order", ASCENDING)])
-            for name in ("text_hash", "canonical_key", "slug_key"):
-                db.dedup_docs.create_index([(name, ASCENDING)])
-            db.run_health.create_index([("publication", ASCENDING), ("finished_at", ASCENDING)])
+            ensure_indexes(db, [n for n in INDEXED_FIELDS if n not in ("url", "fetched_at")])
             self._init_ready(db)
-            create_comment_indexes(db)
         except PyMongoError as exc:
             raise StorageError(f"cannot open {self!r}: {exc}") from exc
         self._client, self._db = client, db
@@ -223,6 +224,7 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
         """Drop the whole database (tests)."""
         if self._client is not None:
             self._client.drop_database(self.database)
+            self.vocabulary = TermVocabulary()
 
     @property
     def db(self) -> Any:
@@ -241,6 +243,7 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
         ops = [UpdateOne({"url": d["url"]}, {"$set": d}, upsert=True) for d in docs]
         try:
             old = self._previous([str(r["url"]) for r in records])
+            self.vocabulary.add(self.db, docs)  # first: a term in no article finds none, never the reverse
             self.db.articles.bulk_write(ops, ordered=False)
             self._index_write(old, records)
         except PyMongoError as exc:
@@ -256,6 +259,9 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
             "published_at",
             "language",
             "dedup_label",
+            "page_type",
+            "token_count",
+            "word_count",
             "text",
             "tokens",
             "tokens_z",
@@ -320,8 +326,9 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
         tokens: Iterable[str] = (),
         batch_size: int = 500,
     ) -> Iterator[dict[str, Any]]:
-        """Documents passing ``where`` in ``_order``; narrowed by ``terms`` to those holding every one
-        of ``tokens`` (whole tokens, casefolded); ``substrings`` are left to the caller's check."""
+        """Documents passing ``where`` in ``_order``; narrowed by ``terms`` to those holding the
+        longest of ``tokens`` (whole tokens, casefolded), else a term holding a run of the
+        ``substrings`` (:func:`terms_condition`); the caller checks each record."""
         wanted = set(fields) | {"url"} if fields is not None else None
         with_body = wanted is None or "body" in wanted
         projection: dict[str, int] | None = None
@@ -334,9 +341,11 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
             if {"tokens", "token_offsets"} & wanted:  # tokens are kept as spans of the text
                 projection.update(tokens_z=1, _packed=1, text=1)
         base = mongo_where(where)
-        terms = sorted({t.casefold() for t in tokens})
-        if terms and self.index_ready(TERMS_READY):
-            base["terms"] = {"$all": terms}
+        if self.index_ready(TERMS_READY):
+            try:
+                base.update(terms_condition(self.db, substrings, tokens))
+            except PyMongoError as exc:
+                raise self._failure(exc) from exc
         for doc in ordered_pages(self.db.articles, base, projection, batch_size, self._failure):
             record = _from_doc(doc, with_body)
             if not with_body:
@@ -367,6 +376,7 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
                     tokens if isinstance(tokens, list) else [], count_key(old), count_key({**old, **fields})
                 )
                 self._apply_delta(delta)
+                self._move_groups([old], [{**old, **fields}])
         except PyMongoError as exc:
             raise self._failure(exc) from exc
         return bool(result.matched_count > 0)

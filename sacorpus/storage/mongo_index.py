@@ -11,6 +11,7 @@ crash between the two writes and ``--rebuild-counts`` repairs it).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -19,21 +20,33 @@ from pymongo import ASCENDING, DeleteOne, UpdateOne
 from pymongo.errors import PyMongoError
 
 from sacorpus.storage.base import StorageError
-from sacorpus.storage.counts import ALL, CountDelta, KeptCount, StoreFilter, WordCounts, search_terms
+from sacorpus.storage.counts import ALL, CountDelta, KeptCount, StoreFilter, WordCounts
+from sacorpus.storage.mongo_comments import create_comment_indexes
+from sacorpus.storage.mongo_counts import (
+    KEY_FIELDS,
+    WORDS,
+    convert_legacy,
+    create_word_indexes,
+    in_requests,
+    key_id,
+    read_words,
+    read_words_of_keys,
+    write_word_changes,
+)
+from sacorpus.storage.mongo_groups import (
+    GROUPS,
+    GROUPS_READY,
+    create_group_indexes,
+    group_changes,
+    group_rows,
+    write_group_changes,
+)
+from sacorpus.storage.mongo_terms import RUNS_READY, TermVocabulary, search_terms
 
-#: Count changes are written this many operations a request. A batch of 500 articles changes tens of
-#: thousands of counts; in one request a single-threaded server (SecantusDB) is busy long enough to miss
-#: the client's heartbeat, and the client then cancels the write as if the server had gone.
-COUNT_OPS_PER_REQUEST = 5000
 TERMS_READY = "index:fts"
 COUNTS_READY = "index:word_counts"
-_KEY = ("p", "m", "l", "d")
-
-
-def _bulk_in_requests(collection: Any, ops: Sequence[UpdateOne | DeleteOne]) -> None:
-    """``ops`` (independent of each other: unordered) in requests of COUNT_OPS_PER_REQUEST."""
-    for start in range(0, len(ops), COUNT_OPS_PER_REQUEST):
-        collection.bulk_write(ops[start : start + COUNT_OPS_PER_REQUEST], ordered=False)
+_KEY = KEY_FIELDS
+logger = logging.getLogger(__name__)
 
 
 def mongo_where(where: StoreFilter) -> dict[str, Any]:
@@ -73,47 +86,66 @@ def _count_query(where: StoreFilter) -> dict[str, Any] | None:
     return query
 
 
+#: raised whenever the store's indexes or collections change: a database whose state names another
+#: version has them created (and older layouts converted) when it opens
+INDEX_VERSION = 1
+_INDEXES_STATE = "schema:indexes"
+
+
+def ensure_indexes(db: Any, article_fields: Iterable[str]) -> None:
+    """Create the store's indexes unless the database says they are there. Why not at every open:
+    each is a round trip, and a corpus command opens the store once (twenty requests to a busy
+    server were most of a short command's wall time)."""
+    state = db.state.find_one({"_id": _INDEXES_STATE})
+    if state is not None and state.get("value") == INDEX_VERSION:
+        return
+    db.articles.create_index([("url", ASCENDING)], unique=True)
+    for name in article_fields:
+        db.articles.create_index([(name, ASCENDING)])
+    db.articles.create_index([("_order", ASCENDING)])
+    db.articles.create_index([("publication", ASCENDING), ("_order", ASCENDING)])
+    for name in ("text_hash", "canonical_key", "slug_key"):
+        db.dedup_docs.create_index([(name, ASCENDING)])
+    db.run_health.create_index([("publication", ASCENDING), ("finished_at", ASCENDING)])
+    db.articles.create_index([("terms", ASCENDING)])
+    create_word_indexes(db)
+    create_group_indexes(db)
+    db.count_totals.create_index([(k, ASCENDING) for k in _KEY])
+    create_comment_indexes(db)
+    convert_legacy(db, COUNTS_READY)
+    db.state.update_one({"_id": _INDEXES_STATE}, {"$set": {"value": INDEX_VERSION}}, upsert=True)
+
+
 class MongoCorpusIndex:
     """Mixin of MongoStore (needs ``db`` and ``_failure``)."""
 
     _ready: dict[str, bool]
     db: Any
+    vocabulary: TermVocabulary
     _deferred: CountDelta | None = None  # the count changes of the open batch
     _failure: Callable[..., StorageError]  # provided by the store (an annotation: no shadowing)
 
     def _init_ready(self, db: Any) -> None:
-        db.articles.create_index([("terms", ASCENDING)])
-        for name in ("word_counts", "count_totals"):
-            db[name].create_index([(k, ASCENDING) for k in _KEY])
-        found = {d["_id"] for d in db.state.find({"_id": {"$in": [TERMS_READY, COUNTS_READY]}})}
+        names = (TERMS_READY, COUNTS_READY, RUNS_READY, GROUPS_READY)
+        found = {d["_id"] for d in db.state.find({"_id": {"$in": list(names)}})}
         if not found and db.articles.find_one({}, {"_id": 1}) is None:
-            for key in (TERMS_READY, COUNTS_READY):
+            for key in names:
                 db.state.update_one({"_id": key}, {"$set": {"value": True}}, upsert=True)
-            found = {TERMS_READY, COUNTS_READY}
-        self._ready = {key: key in found for key in (TERMS_READY, COUNTS_READY)}
+            found = set(names)
+        if TERMS_READY in found and RUNS_READY not in found:  # terms of tokens only (mongo_terms)
+            logger.warning("the search terms predate substring search: run scrapy compact to rebuild them")
+            found.discard(TERMS_READY)
+        self._ready = {key: key in found for key in names}
 
     def index_ready(self, name: str) -> bool:
         return bool(self._ready.get(name))
 
     def _apply_delta(self, delta: CountDelta) -> None:
+        write_word_changes(self.db, delta.changes())
         ops: list[UpdateOne] = []
         lowered: list[DeleteOne] = []  # only rows this delta lowered can fall to 0: no collection scan
-        for *key, word, n in delta.word_rows():
-            doc_id = "\x1f".join(map(str, (*key, word)))
-            ops.append(
-                UpdateOne(
-                    {"_id": doc_id},
-                    {"$inc": {"n": n}, "$set": {**dict(zip(_KEY, key, strict=True)), "w": word}},
-                    upsert=True,
-                )
-            )
-            if n < 0:
-                lowered.append(DeleteOne({"_id": doc_id, "n": {"$lte": 0}}))
-        _bulk_in_requests(self.db.word_counts, ops)
-        _bulk_in_requests(self.db.word_counts, lowered)
-        ops, lowered = [], []
         for *key, articles, tokens, words in delta.total_rows():
-            doc_id = "\x1f".join(map(str, key))
+            doc_id = key_id(key)
             inc = {"articles": articles, "tokens": tokens, "words": words}
             ops.append(
                 UpdateOne(
@@ -122,18 +154,26 @@ class MongoCorpusIndex:
             )
             if articles < 0:
                 lowered.append(DeleteOne({"_id": doc_id, "articles": {"$lte": 0}}))
-        _bulk_in_requests(self.db.count_totals, ops)
-        _bulk_in_requests(self.db.count_totals, lowered)
+        in_requests(self.db.count_totals, ops, [1] * len(ops))
+        in_requests(self.db.count_totals, lowered, [1] * len(lowered))
 
     def _index_write(self, old: Mapping[str, Mapping[str, Any]], new: Sequence[Mapping[str, Any]]) -> None:
         if not self._ready.get(COUNTS_READY):
             return
+        self._move_groups([old.get(str(r["url"])) for r in new], new)
         delta = self._counts_delta()
         for record in new:
             delta.add(old.get(str(record["url"])), -1)
             delta.add(record)
         if delta is not self._deferred:
             self._apply_delta(delta)
+
+    def _move_groups(
+        self, old: Iterable[Mapping[str, Any] | None], new: Iterable[Mapping[str, Any] | None]
+    ) -> None:
+        """Articles out of their old groups' totals and into their new ones (when the totals are kept)."""
+        if self._ready.get(GROUPS_READY):
+            write_group_changes(self.db, group_changes(old, new))
 
     def _counts_delta(self) -> CountDelta:
         """Where a write adds its count changes: the open batch's sum, or a delta of its own."""
@@ -160,8 +200,12 @@ class MongoCorpusIndex:
                 raise self._failure(exc) from exc
 
     def group_counts(self, where: StoreFilter, period: int = 7) -> list[tuple[Any, ...]]:
-        """Articles, tokens and words per (publication, month, language, label, page type): one
-        ``$group`` aggregation (the server reads the documents, the client none)."""
+        """Articles, tokens and words per (publication, month, language, label, page type): from the
+        kept group totals, else one ``$group`` aggregation (the server reads the documents)."""
+        if self._ready.get(GROUPS_READY):
+            rows = group_rows(self.db, where, period)
+            if rows is not None:
+                return rows
         group_id = {
             "p": "$publication",
             "m": {"$substrCP": [{"$ifNull": ["$published_at", ""]}, 0, int(period)]},
@@ -193,33 +237,42 @@ class MongoCorpusIndex:
         if query is None or not self._ready.get(COUNTS_READY):
             return None
         result = WordCounts()
+        keys = []
         for doc in self.db.count_totals.find(query):
             result.articles += int(doc["articles"])
             result.total_tokens += int(doc["tokens"])
             result.total_words += int(doc["words"])
-        for doc in self.db.word_counts.find(query, {"w": 1, "n": 1, "_id": 0}):
-            result.counts[doc["w"]] += int(doc["n"])
+            keys.append(tuple(doc[k] for k in _KEY))
+        for words in read_words_of_keys(self.db, keys):  # the keys with articles, by document id
+            result.counts.update(words)
         return result
 
     def iter_kept_counts(self) -> Iterator[KeptCount]:
-        for doc in self.db.word_counts.find():
-            yield tuple(doc[k] for k in _KEY), doc["w"], (int(doc["n"]),)
+        for key, words in read_words(self.db, {}):
+            for word, n in words.items():
+                yield key, word, (n,)
         for doc in self.db.count_totals.find():
             totals = (int(doc["articles"]), int(doc["tokens"]), int(doc["words"]))
             yield tuple(doc[k] for k in _KEY), None, totals
 
     def _reset_indexes(self, names: Iterable[str]) -> None:
         for name in names:
+            if name == TERMS_READY:
+                self._reset_indexes([RUNS_READY])
             if name == COUNTS_READY:
-                self.db.word_counts.delete_many({})
+                self.db[WORDS].delete_many({})
                 self.db.count_totals.delete_many({})
+                self.db[GROUPS].delete_many({})
+                self._reset_indexes([GROUPS_READY])
             self.db.state.delete_one({"_id": name})
             self._ready[name] = False
 
     def _index_batch(self, records: Sequence[Mapping[str, Any]], names: Iterable[str]) -> None:
         names = set(names)
         if TERMS_READY in names:
-            ops = [UpdateOne({"url": r["url"]}, {"$set": {"terms": search_terms(r)}}) for r in records]
+            terms = [{"url": r["url"], "terms": search_terms(r)} for r in records]
+            self.vocabulary.add(self.db, terms)
+            ops = [UpdateOne({"url": t["url"]}, {"$set": {"terms": t["terms"]}}) for t in terms]
             if ops:
                 self.db.articles.bulk_write(ops, ordered=False)
         if COUNTS_READY in names:
@@ -227,8 +280,14 @@ class MongoCorpusIndex:
             for record in records:
                 delta.add(record)
             self._apply_delta(delta)
+            write_group_changes(self.db, group_changes([], records))
 
     def _mark_ready(self, names: Iterable[str]) -> None:
+        names = set(names)
+        if TERMS_READY in names:  # the terms now hold the runs of the text (mongo_terms)
+            names.add(RUNS_READY)
+        if COUNTS_READY in names:  # the group totals are built with the counts (mongo_groups)
+            names.add(GROUPS_READY)
         for name in names:
             self.db.state.update_one({"_id": name}, {"$set": {"value": True}}, upsert=True)
             self._ready[name] = True

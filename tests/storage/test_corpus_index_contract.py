@@ -13,6 +13,7 @@ from sacorpus.items import Article
 from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.counts import StoreFilter, is_word
 from sacorpus.storage.maintenance import COUNTS, FTS, check_counts, rebuild_indexes
+from sacorpus.storage.queries import CorpusQueries
 from sacorpus.text.tokenize import tokenize
 
 
@@ -88,11 +89,50 @@ def test_index_narrowing_never_loses_a_match_and_skips_articles_without_the_word
     found = urls(corpus.query_articles(StoreFilter(), ["url"], tokens=["land"]))
     assert {"https://a/1", "https://a/2"} <= set(found)
     assert "https://c/1" not in found and "https://b/1" not in found
-    # a substring narrows the title-and-text search where the store can (SQLite); never loses a match
+    # a substring narrows the title-and-text search (FTS5 trigrams; MongoDB: runs of the terms)
     found = urls(corpus.query_articles(StoreFilter(), ["url"], substrings=["and pri"]))
-    assert "https://a/2" in found
-    if corpus.index_ready(FTS) and type(corpus).__name__ == "SQLiteStore":
-        assert found == ["https://a/2"]
+    assert found == ["https://a/2"]
+
+
+SPLIT = [
+    article("https://s/1", "He cannot stay. Prices rose 3.5% in the U.S. today.", title="Freshwater woes"),
+    article("https://s/2", "The waters were calm; no news here."),
+    article("https://s/3", "Costs: $40 each, or 10% less."),
+]
+
+
+@pytest.mark.parametrize(
+    ("substrings", "expected"),
+    [
+        (["cannot"], ["https://s/1"]),  # the tokenizer's two tokens ("can", "not") hold it together
+        (["ater"], ["https://s/1", "https://s/2"]),  # inside words, of the title too ("Freshwater")
+        (["FRESHWATER WOES"], ["https://s/1"]),  # the title, case ignored
+        (["u.s. to"], ["https://s/1"]),
+        (["40 each", "10"], ["https://s/3"]),
+        (["zebra"], []),
+    ],
+)
+def test_substring_narrowing_finds_every_article_holding_the_substrings(
+    store: ArticleStore, substrings: list[str], expected: list[str]
+) -> None:
+    store.upsert_articles([dict(r) for r in SPLIT])
+    found = urls(store.query_articles(StoreFilter(), ["url", "title", "text"], substrings=substrings))
+    for url in expected:  # never loses a match
+        assert url in found
+    text = {r["url"]: f"{r['title']}\n{r['text']}".lower() for r in SPLIT}
+    assert found == [u for u in sorted(text) if all(s.lower() in text[u] for s in substrings)]
+
+
+def test_kept_counts_of_words_with_dots_and_dollars_equal_a_recount(store: ArticleStore) -> None:
+    store.upsert_articles([dict(r) for r in SPLIT])
+    kept = store.word_counts(StoreFilter())
+    assert kept is not None and kept.counts == recount(SPLIT)
+    assert check_counts(store) == []
+    store.update_fields("https://s/1", {"publication": "netwerk24"})  # counts move between keys
+    store.upsert_articles([article("https://s/3", "Nothing costs anything.")])  # "$" falls to 0
+    assert check_counts(store) == []
+    kept = store.word_counts(StoreFilter(publications=("mg",)))
+    assert kept is not None and kept.counts == recount([SPLIT[1], article("x", "Nothing costs anything.")])
 
 
 def test_group_counts_sum_articles_tokens_and_words(corpus: ArticleStore) -> None:
@@ -145,9 +185,27 @@ def test_rebuild_restores_counts_and_check_names_drift(corpus: ArticleStore) -> 
     assert check_counts(corpus)  # not built: says so
     assert rebuild_indexes(corpus, (COUNTS, FTS)) == len(CORPUS)
     assert check_counts(corpus) == []
+    scanned = CorpusQueries.group_counts(corpus, StoreFilter())
+    assert sorted(corpus.group_counts(StoreFilter()), key=repr) == sorted(scanned, key=repr)
     assert urls(corpus.query_articles(StoreFilter(), ["url"], tokens=["eskom"])) == ["https://c/1"]
     # drift (a count written without its article) is named by the check
     corpus.upsert_articles([article("https://e/1", "Drift.")])
     corpus._reset_indexes((FTS,))
     corpus.update_fields("https://e/1", {"publication": "elsewhere"})  # counts still kept
     assert check_counts(corpus) == []
+
+
+def test_group_counts_follow_stores_relabels_and_updates_as_a_scan_finds_them(corpus: ArticleStore) -> None:
+    corpus.update_fields("https://a/1", {"dedup_label": "duplicate", "page_type": "article"})
+    corpus.update_fields("https://b/1", {"published_at": "2024-05-31T23:00:00", "language": "en"})
+    corpus.upsert_articles([article("https://c/1", "Eskom again today.", published_at="2024-01-01T00:00:00")])
+    corpus.upsert_articles([article("https://d/1", "A brand new article.", published_at="2024-05-02")])
+    for where in (
+        StoreFilter(),
+        StoreFilter(exclude_duplicates=True, publications=("mg",)),
+        StoreFilter(since="2024-02", until="2024-05-02"),
+        StoreFilter(since="2024-05-31T22", languages=("en",)),  # finer than a day
+    ):
+        for period in (7, 10):
+            scanned = CorpusQueries.group_counts(corpus, where, period)  # the reading of every article
+            assert sorted(corpus.group_counts(where, period), key=repr) == sorted(scanned, key=repr)

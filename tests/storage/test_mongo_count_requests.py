@@ -13,7 +13,7 @@ import pytest
 from pymongo import monitoring
 from test_corpus_index_contract import article
 
-from sacorpus.storage import mongo_index
+from sacorpus.storage import mongo_counts
 from sacorpus.storage.maintenance import check_counts
 from sacorpus.storage.mongo import HEARTBEAT_PATIENCE_MS
 
@@ -26,8 +26,14 @@ class CountWrites(monitoring.CommandListener):
         self.sizes: list[int] = []
 
     def started(self, event: monitoring.CommandStartedEvent) -> None:
-        if self.recording and event.command_name == "update" and event.command.get("update") == "word_counts":
-            self.sizes.append(len(event.command["updates"]))
+        if (
+            self.recording
+            and event.command_name == "update"
+            and event.command.get("update") == mongo_counts.WORDS
+        ):
+            # count changes a request: the fields of each $inc (a pipeline update tidies one document)
+            self.sizes.append(sum(len(u["u"].get("$inc", {})) if isinstance(u["u"], dict) else 1
+                                  for u in event.command["updates"]))  # fmt: skip
 
     def succeeded(self, event: Any) -> None:
         pass
@@ -42,7 +48,7 @@ monitoring.register(LISTENER)  # global: only clients made after this see it; it
 
 @pytest.mark.parametrize("store", ["mongo"], indirect=True)  # the conftest's store, on SecantusDB
 def test_count_changes_go_in_bounded_requests_and_equal_a_recount(store, monkeypatch) -> None:
-    monkeypatch.setattr(mongo_index, "COUNT_OPS_PER_REQUEST", 7)
+    monkeypatch.setattr(mongo_counts, "COUNT_OPS_PER_REQUEST", 7)
     words = [f"word{i}" for i in range(60)]
     records = [article(f"https://a/{i}", " ".join(words[i * 3 : i * 3 + 30]) + ".") for i in range(10)]
     LISTENER.sizes.clear()

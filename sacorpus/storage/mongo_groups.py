@@ -1,0 +1,110 @@
+"""The MongoDB store's kept group totals: articles, tokens and words per (publication, day, language,
+label, page type), for ``stats`` and the browser's charts.
+
+Why kept: ``group_counts`` as one ``$group`` aggregation reads every article document on the server;
+SecantusDB (a MongoDB-wire server in Python) decodes each whole, terms and blobs included (seconds a
+few thousand articles). The totals are a few documents per publication and day, updated with ``$inc``
+in the write that stores, replaces or relabels an article (atomic per document: concurrent crawlers
+lose nothing), so a query reads them and folds the days into months. A date bound finer than a day,
+or a store written before the totals (no ``index:group-totals`` state; the rebuild of the kept counts
+builds them), is answered by the aggregation as before.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pymongo import ASCENDING, UpdateOne
+
+from sacorpus.storage.counts import StoreFilter
+
+GROUPS = "group_totals"
+GROUPS_READY = "index:group-totals"
+#: the fields of an article a group total is kept by (and sums)
+GROUP_SOURCE = (
+    "publication",
+    "published_at",
+    "language",
+    "dedup_label",
+    "page_type",
+    "token_count",
+    "word_count",
+)
+_DAY = 10
+
+
+def group_key(record: Mapping[str, Any]) -> tuple[Any, ...]:
+    published = record.get("published_at")
+    day = published[:_DAY] or None if isinstance(published, str) else None
+    return (
+        record.get("publication"),
+        day,
+        record.get("language"),
+        record.get("dedup_label"),
+        record.get("page_type"),
+    )
+
+
+def group_changes(
+    old: Iterable[Mapping[str, Any] | None], new: Iterable[Mapping[str, Any] | None]
+) -> dict[tuple[Any, ...], list[int]]:
+    """The total changes of articles leaving (``old``) and entering (``new``) their groups."""
+    changes: dict[tuple[Any, ...], list[int]] = {}
+    for records, sign in ((old, -1), (new, 1)):
+        for record in records:
+            if record is None:
+                continue
+            total = changes.setdefault(group_key(record), [0, 0, 0])
+            total[0] += sign
+            total[1] += sign * int(record.get("token_count") or 0)
+            total[2] += sign * int(record.get("word_count") or 0)
+    return changes
+
+
+def write_group_changes(db: Any, changes: Mapping[tuple[Any, ...], list[int]]) -> None:
+    ops = []
+    for key, (articles, tokens, words) in changes.items():
+        if articles or tokens or words:
+            names = dict(zip(("p", "day", "l", "d", "t"), key, strict=True))
+            inc = {"a": articles, "k": tokens, "w": words}
+            ops.append(UpdateOne({"_id": json.dumps(key)}, {"$inc": inc, "$set": names}, upsert=True))
+    if ops:
+        db[GROUPS].bulk_write(ops, ordered=False)
+    if any(total[0] < 0 for total in changes.values()):
+        db[GROUPS].delete_many({"a": {"$lte": 0}})
+
+
+def create_group_indexes(db: Any) -> None:
+    db[GROUPS].create_index([("p", ASCENDING), ("day", ASCENDING)])
+
+
+def group_rows(db: Any, where: StoreFilter, period: int) -> list[tuple[Any, ...]] | None:
+    """``group_counts`` rows from the kept totals; None when they cannot answer (the caller aggregates)."""
+    bounds = [b for b in (where.since, where.until) if b is not None]
+    if period > _DAY or any(len(b) > _DAY for b in bounds):
+        return None
+    query: dict[str, Any] = {}
+    if where.publications:
+        query["p"] = {"$in": list(where.publications)}
+    if where.languages:
+        query["l"] = {"$in": list(where.languages)}
+    if where.exclude_duplicates:
+        query["d"] = {"$ne": "duplicate"}
+    days: dict[str, str] = {}
+    if where.since:
+        days["$gte"] = where.since
+    if where.until:
+        days["$lte"] = where.until + "~"  # as the article query: "~" sorts after an ISO date's characters
+    if days:
+        query["day"] = days
+    folded: dict[tuple[Any, ...], list[int]] = {}
+    for doc in db[GROUPS].find(query, {"_id": 0}):
+        day = doc.get("day")
+        key = (doc.get("p"), day[:period] or None if day else None, doc.get("l"), doc.get("d"), doc.get("t"))
+        total = folded.setdefault(key, [0, 0, 0])
+        total[0] += int(doc["a"])
+        total[1] += int(doc.get("k") or 0)
+        total[2] += int(doc.get("w") or 0)
+    return [(*key, *total) for key, total in folded.items() if total[0] > 0]

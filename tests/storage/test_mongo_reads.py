@@ -1,0 +1,135 @@
+"""The MongoDB store's read paths: pages of known keys, stores of the older layouts converted.
+
+Why: SecantusDB decodes every document after a page's first key before it applies the limit, so the
+reads ask for known keys (each page its own); stores written with a document per kept word count, or
+with search terms of tokens only, must still answer exactly after the change of layout.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pymongo import monitoring
+from test_corpus_index_contract import SPLIT, article, recount, urls
+
+from sacorpus.storage.counts import ALL, StoreFilter
+from sacorpus.storage.maintenance import FTS, check_counts, compact
+from sacorpus.storage.mongo_counts import LEGACY, WORDS, escape, insert_word_counts, unescape
+from sacorpus.storage.mongo_terms import RUNS_READY
+
+
+class ArticleFinds(monitoring.CommandListener):
+    """The filter of every find on the articles, while recording."""
+
+    def __init__(self) -> None:
+        self.recording = False
+        self.filters: list[dict[str, Any]] = []
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        if self.recording and event.command_name == "find" and event.command.get("find") == "articles":
+            self.filters.append(dict(event.command.get("filter") or {}))
+
+    def succeeded(self, event: Any) -> None:
+        pass
+
+    def failed(self, event: Any) -> None:
+        pass
+
+
+LISTENER = ArticleFinds()
+monitoring.register(LISTENER)  # global: only clients made after this see it; it records only when asked
+
+
+def reopened(store: Any) -> Any:
+    store.close()
+    store.open()
+    return store
+
+
+@pytest.mark.parametrize("store", ["mongo"], indirect=True)
+def test_a_read_asks_for_the_keys_once_then_each_page_for_its_own(store) -> None:
+    store.upsert_articles([article(f"https://p/{i:02d}", f"Story {i} about water.") for i in range(23)])
+    LISTENER.filters.clear()
+    LISTENER.recording = True
+    try:
+        read = [r["url"] for r in store.query_articles(StoreFilter(), ["url"], batch_size=5)]
+        narrowed = list(store.query_articles(StoreFilter(), ["url"], tokens=["water"], batch_size=5))
+    finally:
+        LISTENER.recording = False
+    assert read == [f"https://p/{i:02d}" for i in range(23)] and len(narrowed) == 23
+    keys, *pages = LISTENER.filters[:6]
+    assert "_order" not in keys and len(pages) == 5  # 23 articles: the keys, then 5 pages of 5
+    assert all(set(page["_order"]) == {"$gte", "$lte"} for page in pages)  # unfiltered: key ranges
+    narrowed_pages = LISTENER.filters[7:]
+    assert len(narrowed_pages) == 5 and all(len(page["_order"]["$in"]) <= 5 for page in narrowed_pages)
+
+
+@pytest.mark.parametrize("store", ["mongo"], indirect=True)
+def test_counts_of_the_older_layout_are_converted_when_the_store_opens(store) -> None:
+    store.upsert_articles([dict(r) for r in SPLIT])
+    kept = store.kept_counts()
+    store.db[WORDS].drop()
+    legacy = [
+        {"_id": "\x1f".join(map(str, (*key, word))), **dict(zip("pmld", key, strict=True)), "w": word, "n": n}
+        for (key, word), n in kept.words.items()
+    ]
+    store.db[LEGACY].insert_many(legacy)
+    store.db.state.delete_one({"_id": "schema:indexes"})  # a store of that version had no such state
+    reopened(store)
+    assert LEGACY not in store.db.list_collection_names()
+    assert check_counts(store) == []
+    counts = store.word_counts(StoreFilter())
+    assert counts is not None and counts.counts == recount(SPLIT) and any("." in w for w in counts.counts)
+
+
+@pytest.mark.parametrize("store", ["mongo"], indirect=True)
+def test_terms_without_the_runs_are_not_trusted_until_compact_rebuilds_them(store) -> None:
+    store.upsert_articles([dict(r) for r in SPLIT])
+    store.db.state.delete_one({"_id": RUNS_READY})  # a store written before the runs
+    store.db.articles.update_many({}, {"$set": {"terms": []}})
+    reopened(store)
+    assert not store.index_ready(FTS)
+    assert len(urls(store.query_articles(StoreFilter(), ["url"], substrings=["cannot"]))) == 3  # read whole
+    compact(store)
+    assert store.index_ready(FTS) and store.index_ready(RUNS_READY)
+    assert urls(store.query_articles(StoreFilter(), ["url"], substrings=["cannot"])) == ["https://s/1"]
+
+
+def test_a_word_as_a_field_name_reads_back_as_itself() -> None:
+    for word in ("U.S.", "$40", "%2E", "%252E", "a%b.c$d", "plain", ALL):
+        name = escape(word)
+        assert "." not in name and not name.startswith("$") and unescape(name) == word
+
+
+@pytest.mark.parametrize("store", ["mongo"], indirect=True)
+def test_a_bulk_load_of_the_counts_reads_back_as_the_counts_written_by_increments(store) -> None:
+    store.upsert_articles([dict(r) for r in SPLIT])
+    kept = store.kept_counts()
+    store.db[WORDS].drop()
+    insert_word_counts(store.db, kept.changes())
+    assert store.kept_counts().words == kept.words and check_counts(store) == []
+
+
+@pytest.mark.parametrize("store", ["mongo"], indirect=True)
+def test_a_store_that_has_its_indexes_opens_without_creating_them(store) -> None:
+    LISTENER.filters.clear()
+    created: list[str] = []
+
+    class Creations(monitoring.CommandListener):
+        def started(self, event: monitoring.CommandStartedEvent) -> None:
+            if event.command_name == "createIndexes":
+                created.append(event.command["createIndexes"])
+
+        def succeeded(self, event: Any) -> None:
+            pass
+
+        def failed(self, event: Any) -> None:
+            pass
+
+    monitoring.register(Creations())
+    reopened(store)  # a new client: it sees the listener
+    assert created == []
+    store.db.state.delete_one({"_id": "schema:indexes"})
+    reopened(store)
+    assert "articles" in created and "key_words" in created and "group_totals" in created
