@@ -27,6 +27,7 @@ from typing import Any, Self
 from sacorpus import settings as defaults
 from sacorpus.storage.counts import StoreFilter
 from sacorpus.storage.queries import CorpusQueries
+from sacorpus.storage.relabels import Relabels
 
 logger = logging.getLogger(__name__)
 
@@ -390,7 +391,7 @@ class CommentStorage(Connection):
         return import_spill_file(CommentSpillView(self), comment_spill_path(self.spill_path))
 
 
-class ArticleStore(ArticleStorage, RunState, DedupIndex, CommentStorage):
+class ArticleStore(ArticleStorage, RunState, DedupIndex, CommentStorage, Relabels):
     """A storage backend: articles, run state, the dedup index and reader comments behind one connection.
 
     Components depend on the part they use (:class:`ArticleStorage`, :class:`RunState`,

@@ -39,6 +39,7 @@ from sacorpus.storage.mongo_comments import MongoComments, create_comment_indexe
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
 from sacorpus.storage.mongo_index import COUNTS_READY, TERMS_READY, MongoCorpusIndex, mongo_where
 from sacorpus.storage.mongo_paging import ordered_pages
+from sacorpus.storage.mongo_relabels import MongoRelabels
 from sacorpus.storage.mongo_runs import MongoRunRecords
 
 logger = logging.getLogger(__name__)
@@ -131,7 +132,9 @@ _PACKED_CHANGE = frozenset({"tokens", "token_offsets", "text", "body", "html", "
 _KEY_CHANGE = frozenset({"publication", "published_at", "language", "dedup_label"})
 
 
-class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoComments, ArticleStore):
+class MongoStore(
+    MongoRelabels, MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoComments, ArticleStore
+):
     """Articles, state and the dedup index in a MongoDB (or SecantusDB) database."""
 
     def __init__(
@@ -345,6 +348,8 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
 
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         fields = {k: v for k, v in fields.items() if k != "url"}
+        if self._moves and url in self._moves:  # counted under its noted key: moved before this write
+            self._settle_moves({url: self._moves.pop(url)})
         if _PACKED_CHANGE & set(fields):  # the packed parts and the terms: rewrite the article
             record = self.get(url)
             if record is None:

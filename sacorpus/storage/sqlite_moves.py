@@ -1,0 +1,130 @@
+"""Relabels whose count moves wait: the SQLite store's ``relabelling()`` and its settling.
+
+Why: a relabel to or from ``duplicate`` moves the article's word counts between two count keys, read
+from its packed tokens. ``scrapy dedup --rebuild`` relabels most articles of a store whose labels
+are stale, some of them twice (labelled, then relabelled when an earlier-published copy arrives), and
+moving the counts one relabel at a time was most of its time. Inside :meth:`relabelling` a relabel
+only notes the article's count key before its first move in ``count_moves`` (same transaction as the
+label, so the file is consistent at every commit: the counts hold each noted article under its noted
+key); at the end, only the articles whose key really changed are moved, from one read of their
+tokens, and the moves are summed per key and word into one write. Notes left by a run that was
+killed are settled when the store next opens or relabels.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
+
+from sacorpus.storage.base import StorageError
+from sacorpus.storage.counts import CountDelta, CountKey, count_key
+from sacorpus.storage.layout import LayoutError, unpack_document
+from sacorpus.storage.layout_text import join_text
+from sacorpus.storage.sqlite_rows import move_counts
+
+MOVES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS count_moves (
+    url TEXT PRIMARY KEY, publication TEXT NOT NULL, month TEXT NOT NULL, language TEXT NOT NULL,
+    dup INTEGER NOT NULL
+) WITHOUT ROWID;
+"""
+#: rows whose tokens are read together while settling
+_CHUNK = 500
+_KEY_COLUMNS = ("publication", "published_at", "language", "dedup_label")
+_NOTED = (
+    "SELECT m.url, m.publication, m.month, m.language, m.dup, a.publication, a.published_at, a.language, "
+    "a.dedup_label FROM count_moves m JOIN articles a ON a.url = m.url"
+)
+
+
+class SQLiteCountMoves:
+    """Mixin of SQLiteStore: relabels inside :meth:`relabelling` move their counts once, at the end."""
+
+    _moves_deferred: bool = False
+    _conn: sqlite3.Connection | None
+
+    # provided by SQLiteStore and SQLiteCounts (annotations: nothing here shadows them)
+    _cursor: Callable[..., AbstractContextManager[sqlite3.Cursor]]
+    _apply_delta: Callable[[sqlite3.Cursor, CountDelta], None]
+
+    def _note_move(self, cur: sqlite3.Cursor, url: str, before: CountKey) -> bool:
+        """Whether a relabel's count move waits: inside :meth:`relabelling`, or when the article's
+        counts already wait under a noted key (the first note wins: it is where they are counted)."""
+        noted = cur.execute("SELECT 1 FROM count_moves WHERE url = ?", (url,)).fetchone() is not None
+        if not (self._moves_deferred or noted):
+            return False
+        cur.execute("INSERT OR IGNORE INTO count_moves VALUES (?, ?, ?, ?, ?)", (url, *before))
+        return True
+
+    @contextmanager
+    def relabelling(self) -> Iterator[None]:
+        """Relabels inside note their count moves; the net moves are written once on the way out
+        (also after an error: what was written is then counted right)."""
+        if self._moves_deferred:
+            yield
+            return
+        self._moves_deferred = True
+        try:
+            yield
+        finally:
+            self._moves_deferred = False
+            with self._cursor(write=True) as cur:
+                self._settle_moves(cur)
+
+    def _settle_moves(self, cur: sqlite3.Cursor, urls: Sequence[str] | None = None) -> int:
+        """Move the counts of the noted articles (of ``urls``, or all) whose key changed; forget the
+        notes. Returns the articles moved."""
+        if cur.execute("SELECT 1 FROM count_moves LIMIT 1").fetchone() is None:
+            return 0
+        delta, moved = CountDelta(), 0
+        changed: dict[str, tuple[CountKey, CountKey]] = {}
+        for url, *noted in self._noted(urls):
+            before = (noted[0], noted[1], noted[2], int(noted[3]))
+            now = count_key(dict(zip(_KEY_COLUMNS, noted[4:], strict=True)))
+            if now != before:
+                changed[url] = (before, now)
+            if len(changed) >= _CHUNK:
+                moved += self._move_rows(cur, changed, delta)
+        moved += self._move_rows(cur, changed, delta)
+        self._apply_delta(cur, delta)
+        if urls is None:
+            cur.execute("DELETE FROM count_moves")
+        else:
+            cur.executemany("DELETE FROM count_moves WHERE url = ?", [(u,) for u in urls])
+        return moved
+
+    def _noted(self, urls: Sequence[str] | None) -> Iterator[tuple[Any, ...]]:
+        """The noted articles (of ``urls``, or all) with their key columns now, on a cursor of their own
+        (the settling reads tokens and writes on the other)."""
+        assert self._conn is not None
+        if urls is None:
+            yield from self._conn.execute(_NOTED)
+            return
+        for i in range(0, len(urls), _CHUNK):
+            chunk = list(urls[i : i + _CHUNK])
+            yield from self._conn.execute(f"{_NOTED} WHERE m.url IN ({','.join('?' * len(chunk))})", chunk)
+
+    @staticmethod
+    def _move_rows(
+        cur: sqlite3.Cursor, changed: dict[str, tuple[CountKey, CountKey]], delta: CountDelta
+    ) -> int:
+        """Count a chunk of articles out of their noted key and into their key now (``changed`` emptied)."""
+        if not changed:
+            return 0
+        marks = ",".join("?" * len(changed))
+        sql = f"SELECT url, data, tokens_z, text_z FROM articles WHERE url IN ({marks})"
+        for url, data, tokens_z, text_z in cur.execute(sql, list(changed)).fetchall():
+            try:
+                doc = join_text(unpack_document(data), text_z)
+            except (LayoutError, ValueError) as exc:
+                raise StorageError(f"the stored row of {url!r} cannot be decoded: {exc}") from exc
+            before, now = changed[url]
+            move_counts(doc, tokens_z, before, now, delta)
+        n = len(changed)
+        changed.clear()
+        return n
+
+
+__all__ = ["MOVES_SCHEMA", "SQLiteCountMoves"]
