@@ -243,6 +243,7 @@ class MongoStore(
         docs = [_to_doc(r, self.zstd_level) for r in records]
         ops = [UpdateOne({"url": d["url"]}, {"$set": d}, upsert=True) for d in docs]
         try:
+            self._settle_noted(str(r["url"]) for r in records)
             old = self._previous([str(r["url"]) for r in records])
             self.db.articles.bulk_write(ops, ordered=False)
             self._index_write(old, records)
@@ -348,8 +349,7 @@ class MongoStore(
 
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         fields = {k: v for k, v in fields.items() if k != "url"}
-        if self._moves and url in self._moves:  # counted under its noted key: moved before this write
-            self._settle_moves({url: self._moves.pop(url)})
+        self._settle_noted([url])
         if _PACKED_CHANGE & set(fields):  # the packed parts and the terms: rewrite the article
             record = self.get(url)
             if record is None:

@@ -13,7 +13,7 @@ killed in between leaves the counts of its relabels unmoved (``scrapy wordlist -
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -85,6 +85,14 @@ class MongoRelabels:
             for doc in self.db.articles.find(query, dict.fromkeys(_KEY_FIELDS, 1)):
                 found[doc["url"]] = (count_key(doc), doc)
         return found
+
+    def _settle_noted(self, urls: Iterable[str]) -> None:
+        """Articles about to be written whole or relabelled one at a time: their noted moves first
+        (their counts are under the noted key, where the write would not look)."""
+        if self._moves:
+            noted = {url: self._moves.pop(url) for url in urls if url in self._moves}
+            if noted:
+                self._settle_moves(noted)
 
     def _settle_moves(self, moves: dict[str, CountKey]) -> None:
         """Move the counts of the noted articles whose key changed, summed into one write."""
