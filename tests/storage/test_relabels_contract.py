@@ -82,3 +82,22 @@ def test_moves_left_by_a_killed_relabelling_are_settled_on_open(tmp_path: Path) 
             assert labels(second)["https://c/1"] == "duplicate"
         relabelling.__exit__(None, None, None)  # nothing left to settle: moved once, not twice
         assert check_counts(first) == []
+
+
+def test_a_group_most_of_whose_articles_changed_side_is_recounted_from_the_rest(tmp_path: Path) -> None:
+    """Eight articles of one publication and month, seven relabelled duplicate: the tokens of the one
+    left are read (the group's counts folded in SQL), not those of the seven that moved."""
+    group = [article(f"https://g/{i}", f"Story {i} about the water board and land.") for i in range(8)]
+    other = [article(f"https://o/{i}", f"Other {i} story.", publication="citizen") for i in range(2)]
+    for record in group:
+        record["published_at"] = "2024-01-05T08:00:00"
+    with SQLiteStore(str(tmp_path / "c.sqlite"), spill_path=str(tmp_path / "s.jsonl")) as store:
+        store.upsert_articles([*group, *other])
+        store._moves_deferred = True
+        store.update_labels({r["url"]: DUP for r in [*group[1:], other[0]]})
+        store._moves_deferred = False
+        with store._cursor(write=True) as cur:
+            assert store._settle_moves(cur) == 2  # the one left in the group, the one moved of the other
+        assert check_counts(store) == []
+        kept, recounted = non_duplicate_counts(store)
+        assert kept == recounted
