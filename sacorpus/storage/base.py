@@ -19,7 +19,7 @@ import logging
 import os
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from itertools import islice
 from typing import Any, Self
@@ -277,7 +277,7 @@ class DedupIndex(Connection):
     dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS
 
     @abstractmethod
-    def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, list[str]]]:
+    def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, Sequence[str]]]:
         """For each known hash: (number of articles containing it, up to dedup_max_ids of their urls)."""
 
     @abstractmethod
