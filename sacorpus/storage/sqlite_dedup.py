@@ -32,6 +32,8 @@ CREATE TABLE IF NOT EXISTS sentence_hashes (hash INTEGER PRIMARY KEY, n INTEGER 
 """
 
 CHUNK = 500  # parameters per IN (...) query, well under SQLite's limit
+#: parsed fingerprint sentence lists kept (about 3 KB each)
+SENTENCE_CACHE = 4096
 
 _DOC_COLUMNS = "url, text_hash, canonical_key, slug_key, sentences, order_key"
 _INSERT_DOC = f"INSERT OR REPLACE INTO dedup_docs ({_DOC_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
@@ -164,10 +166,26 @@ class SQLiteDedupIndex:
                         "text_hash": th,
                         "canonical_key": ck,
                         "slug_key": sk,
-                        "sentences": json.loads(sentences),
+                        "sentences": self._parsed_sentences(sentences),
                         "order_key": order,
                     }
         return out
+
+    def _parsed_sentences(self, raw: str) -> list[list[int]]:
+        """The parsed sentence list of a stored fingerprint, kept for the next lookup of the same text.
+
+        Why: the copies of a story all fetch the fingerprints of the same earlier copies (dozens of
+        sentences, three big integers each), and parsing them again was the index's largest read cost.
+        Keyed by the stored text itself, so a changed fingerprint is never answered from the cache;
+        callers only read the lists. Bounded: emptied when full.
+        """
+        cache: dict[str, list[list[int]]] = self.__dict__.setdefault("_sentence_cache", {})
+        found = cache.get(raw)
+        if found is None:
+            if len(cache) >= SENTENCE_CACHE:
+                cache.clear()
+            found = cache[raw] = json.loads(raw)
+        return found
 
     def dedup_lookup(
         self, *, text_hash: str | None, canonical_key: str | None, slug_key: str | None, url: str
