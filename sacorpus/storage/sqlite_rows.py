@@ -78,7 +78,7 @@ def light_update(
     cannot set), False when the URL is not stored."""
     if HEAVY_FIELDS & set(fields):
         return None
-    row = cur.execute("SELECT data, tokens_z, text_z FROM articles WHERE url = ?", (url,)).fetchone()
+    row = cur.execute("SELECT data FROM articles WHERE url = ?", (url,)).fetchone()
     if row is None:
         return False
     if isinstance(row[0], str):
@@ -90,7 +90,11 @@ def light_update(
         doc["url"] = url
         after = count_key(doc)
         if delta is not None and after != before and not (note is not None and note(url, before)):
-            move_counts(join_text(dict(doc), row[2]), row[1], before, after, delta)
+            # the blobs only for a move made now (a noted one reads them when it is settled)
+            tokens_z, text_z = cur.execute(
+                "SELECT tokens_z, text_z FROM articles WHERE url = ?", (url,)
+            ).fetchone()
+            move_counts(join_text(dict(doc), text_z), tokens_z, before, after, delta)
         cur.execute(
             f"UPDATE articles SET {_SET_COLUMNS} WHERE url = ?", (pack_document(doc), *_columns(doc)[1:], url)
         )
