@@ -137,20 +137,41 @@ class SQLiteCountMoves:
             if ends[side] < moves[(group, 0)] + moves[(group, 1)]:
                 folded[group] = (*group, side)
                 self._fold_side(cur, (*group, side), delta)
+        self._fold_whole_corpus(cur, list(folded.values()))
         return folded
 
-    def _fold_side(self, cur: sqlite3.Cursor, side: CountKey, delta: CountDelta) -> None:
-        """Count every article of ``side`` under the group's other side, in SQL (whole-corpus keys
-        follow); its articles are then moved back one by one."""
-        other, all_side, all_other = _touched(side)
-        ids = self._key_ids(cur, [side, other, all_side, all_other])
-        for target, sign in ((other, 1), (all_other, 1), (all_side, -1)):
+    def _fold_whole_corpus(self, cur: sqlite3.Cursor, sides: list[CountKey]) -> None:
+        """The whole-corpus keys follow the folded sides: each side's counts leave its ``ALL`` key for
+        the other's, summed per word over every side folded (one statement per direction, not one
+        per group), then the sides are emptied."""
+        ids = self._key_ids(cur, [key for side in sides for key in (side, *_touched(side)[1:])])
+        for dup in (0, 1):
+            of_side = [ids[side] for side in sides if side[3] == dup]
+            for keys in (of_side[i : i + _CHUNK] for i in range(0, len(of_side), _CHUNK)):
+                self._fold_keys(cur, keys, ids[(ALL, ALL, ALL, dup)], ids[(ALL, ALL, ALL, 1 - dup)])
+
+    @staticmethod
+    def _fold_keys(cur: sqlite3.Cursor, keys: list[int], all_side: int, all_other: int) -> None:
+        """Move the word counts of ``keys`` (one side) from that side's ``ALL`` key to the other's."""
+        marks = ",".join("?" * len(keys))
+        for target, sign in ((all_other, 1), (all_side, -1)):
             cur.execute(
-                "INSERT INTO key_word_counts (k, w, n) SELECT ?, w, ? * n FROM key_word_counts WHERE k = ? "
-                "ON CONFLICT (k, w) DO UPDATE SET n = n + excluded.n",
-                (ids[target], sign, ids[side]),
+                f"INSERT INTO key_word_counts (k, w, n) SELECT ?, w, ? * SUM(n) FROM key_word_counts "
+                f"WHERE k IN ({marks}) GROUP BY w ON CONFLICT (k, w) DO UPDATE SET n = n + excluded.n",
+                (target, sign, *keys),
             )
-        cur.execute("DELETE FROM key_word_counts WHERE k = ?", (ids[side],))
+        cur.execute(f"DELETE FROM key_word_counts WHERE k IN ({marks})", keys)
+
+    def _fold_side(self, cur: sqlite3.Cursor, side: CountKey, delta: CountDelta) -> None:
+        """Count every article of ``side`` under the group's other side, in SQL (the whole-corpus keys
+        in :meth:`_fold_whole_corpus`); its articles are then moved back one by one."""
+        other, all_side, all_other = _touched(side)
+        ids = self._key_ids(cur, [side, other])
+        cur.execute(
+            "INSERT INTO key_word_counts (k, w, n) SELECT ?, w, n FROM key_word_counts WHERE k = ? "
+            "ON CONFLICT (k, w) DO UPDATE SET n = n + excluded.n",
+            (ids[other], ids[side]),
+        )
         row = cur.execute(
             "SELECT articles, tokens, words FROM count_totals WHERE publication = ? AND month = ? "
             "AND language = ? AND dup = ?",
