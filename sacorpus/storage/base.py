@@ -19,7 +19,7 @@ import logging
 import os
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from itertools import islice
 from typing import Any, Self
@@ -27,6 +27,7 @@ from typing import Any, Self
 from sacorpus import settings as defaults
 from sacorpus.storage.counts import StoreFilter
 from sacorpus.storage.queries import CorpusQueries
+from sacorpus.storage.relabels import Relabels
 
 logger = logging.getLogger(__name__)
 
@@ -276,7 +277,7 @@ class DedupIndex(Connection):
     dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS
 
     @abstractmethod
-    def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, list[str]]]:
+    def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, Sequence[str]]]:
         """For each known hash: (number of articles containing it, up to dedup_max_ids of their urls)."""
 
     @abstractmethod
@@ -390,7 +391,7 @@ class CommentStorage(Connection):
         return import_spill_file(CommentSpillView(self), comment_spill_path(self.spill_path))
 
 
-class ArticleStore(ArticleStorage, RunState, DedupIndex, CommentStorage):
+class ArticleStore(ArticleStorage, RunState, DedupIndex, CommentStorage, Relabels):
     """A storage backend: articles, run state, the dedup index and reader comments behind one connection.
 
     Components depend on the part they use (:class:`ArticleStorage`, :class:`RunState`,

@@ -45,6 +45,7 @@ from sacorpus.storage.mongo_index import (
     mongo_where,
 )
 from sacorpus.storage.mongo_paging import ordered_pages
+from sacorpus.storage.mongo_relabels import MongoRelabels
 from sacorpus.storage.mongo_runs import MongoRunRecords
 from sacorpus.storage.mongo_terms import TermVocabulary, search_terms, terms_condition
 
@@ -140,7 +141,9 @@ _KEY_CHANGE = frozenset(
 )
 
 
-class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoComments, ArticleStore):
+class MongoStore(
+    MongoRelabels, MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoComments, ArticleStore
+):
     """Articles, state and the dedup index in a MongoDB (or SecantusDB) database."""
 
     def __init__(
@@ -242,6 +245,7 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
         docs = [_to_doc(r, self.zstd_level) for r in records]
         ops = [UpdateOne({"url": d["url"]}, {"$set": d}, upsert=True) for d in docs]
         try:
+            self._settle_noted(str(r["url"]) for r in records)
             old = self._previous([str(r["url"]) for r in records])
             self.vocabulary.add(self.db, docs)  # first: a term in no article finds none, never the reverse
             self.db.articles.bulk_write(ops, ordered=False)
@@ -354,6 +358,7 @@ class MongoStore(MongoCorpusIndex, MongoDedupIndex, MongoRunRecords, MongoCommen
 
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
         fields = {k: v for k, v in fields.items() if k != "url"}
+        self._settle_noted([url])
         if _PACKED_CHANGE & set(fields):  # the packed parts and the terms: rewrite the article
             record = self.get(url)
             if record is None:

@@ -9,7 +9,7 @@ which copy of a story came first.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bson import Int64
@@ -65,9 +65,9 @@ class MongoDedupIndex(MongoFailFast):
     def db(self) -> Any:
         raise NotImplementedError  # the store's database
 
-    def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, list[str]]]:
+    def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, Sequence[str]]]:
         keys = [Int64(h) for h in dict.fromkeys(int(h) for h in hashes)]
-        out: dict[int, tuple[int, list[str]]] = {}
+        out: dict[int, tuple[int, Sequence[str]]] = {}
         try:
             for i in range(0, len(keys), IN_CHUNK):
                 for doc in self.db.sentence_hashes.find({"_id": {"$in": keys[i : i + IN_CHUNK]}}):

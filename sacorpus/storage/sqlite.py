@@ -17,6 +17,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any, Self
 
@@ -42,6 +43,7 @@ from sacorpus.storage.sqlite_index import (
     SQLiteCorpusIndex,
     narrowing_expression,
 )
+from sacorpus.storage.sqlite_moves import MOVES_SCHEMA, SQLiteCountMoves
 from sacorpus.storage.sqlite_reads import RowReader, decode_row
 from sacorpus.storage.sqlite_rows import INDEX_FIELDS, STORED, light_update, row_for
 from sacorpus.storage.sqlite_runs import RUNS_SCHEMA, SQLiteRunRecords
@@ -90,7 +92,9 @@ _ADDED = {
 }
 
 
-class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteComments, ArticleStore):
+class SQLiteStore(
+    SQLiteCountMoves, SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteComments, ArticleStore
+):
     """Articles, state and the dedup index in one SQLite file."""
 
     dedup_bulk_batch_size = 5000  # one write transaction per batch
@@ -159,11 +163,15 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
                     conn.execute(f"ALTER TABLE articles ADD COLUMN {name} {kind}")
             conn.executescript(INDEX_SCHEMA)
             migrate_counts(conn)
+            conn.executescript(MOVES_SCHEMA)
             migrate_dedup(conn)
             self._init_ready(conn)
         except (sqlite3.Error, OSError) as exc:
             raise StorageError(f"cannot open SQLite store {self.path}: {exc}") from exc
         self._conn = conn
+        if conn.execute("SELECT 1 FROM count_moves LIMIT 1").fetchone():  # left by a killed relabelling
+            with self._cursor(write=True) as cur:
+                self._settle_moves(cur)
         logger.info("store connection opened: %r", self)
         self.import_spill()
 
@@ -226,6 +234,7 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
         records = list({str(r.get("url")): r for r in records}.values())  # the last version of a URL wins
         rows = [row_for(r, self.zstd_level) for r in records]
         with self._cursor(write=True) as cur:
+            self._settle_moves(cur, [str(r["url"]) for r in records])  # counted where the indexes see them
             old = self._previous(cur, [str(r["url"]) for r in records])
             self._write_rows(cur, rows)
             self._index_write(cur, old, records)
@@ -318,7 +327,7 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
         fields.pop("url", None)
         with self._cursor(write=True) as cur:
             counts = self._counts_delta() if self._ready.get(COUNTS_READY) else None
-            done = light_update(cur, url, fields, counts)
+            done = light_update(cur, url, fields, counts, partial(self._note_move, cur))
             if done is not None:
                 if counts is not None and counts is not self._deferred:
                     self._apply_delta(cur, counts)
@@ -328,6 +337,7 @@ class SQLiteStore(SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteC
             ).fetchone()
             if row is None:
                 return False
+            self._settle_moves(cur, [url])
             record = decode_row(*row)
             old = {url: {k: record.get(k) for k in INDEX_FIELDS}}
             record.update(fields)

@@ -177,6 +177,7 @@ class SQLiteCounts:
         """Empty the counts (the key and word names stay: ids are never reused)."""
         cur.execute("DELETE FROM key_word_counts")
         cur.execute("DELETE FROM count_totals")
+        cur.execute("DELETE FROM count_moves")  # moves waiting to be settled (sqlite_moves.py)
 
 
 __all__ = ["COUNTS_SCHEMA", "SQLiteCounts", "migrate_counts"]

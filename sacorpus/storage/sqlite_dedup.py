@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -32,6 +32,8 @@ CREATE TABLE IF NOT EXISTS sentence_hashes (hash INTEGER PRIMARY KEY, n INTEGER 
 """
 
 CHUNK = 500  # parameters per IN (...) query, well under SQLite's limit
+#: parsed fingerprint sentence lists kept (about 3 KB each)
+SENTENCE_CACHE = 4096
 
 _DOC_COLUMNS = "url, text_hash, canonical_key, slug_key, sentences, order_key"
 _INSERT_DOC = f"INSERT OR REPLACE INTO dedup_docs ({_DOC_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
@@ -39,6 +41,52 @@ _UPSERT_HASH = (
     "INSERT INTO sentence_hashes (hash, n, ids) VALUES (?, ?, ?) "
     "ON CONFLICT(hash) DO UPDATE SET n=excluded.n, ids=excluded.ids"
 )
+
+
+class PostedIds(Sequence[str]):
+    """The article ids of one sentence hash as stored (a JSON list), parsed only when read.
+
+    Why: most hashes an article looks up are in more articles than a candidate may share
+    (boilerplate, or a story copied widely); their ids are never iterated, only asked whether they
+    hold the article itself, and parsing every list was most of the index's reading time. A URL is
+    in the list only if its JSON form is in the text (``json.dumps`` writes each element so, and no
+    URL has an unescaped quote); the list is parsed to confirm.
+    """
+
+    __slots__ = ("_ids", "raw")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self._ids: list[str] | None = None
+
+    def _list(self) -> list[str]:
+        if self._ids is None:
+            self._ids = json.loads(self.raw)
+        return self._ids
+
+    def __contains__(self, url: object) -> bool:
+        return isinstance(url, str) and json.dumps(url) in self.raw and url in self._list()
+
+    def __len__(self) -> int:
+        """Elements are separated by ``", "`` (a quote inside a URL is escaped): counted, not parsed."""
+        return 0 if len(self.raw) <= 2 else self.raw.count('", "') + 1
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._list()[i]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._list())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and self._list() == list(other)
+
+    def __repr__(self) -> str:
+        return f"PostedIds({self.raw})"
+
+    def plus(self, url: str) -> str:
+        """The stored text with ``url`` appended (what ``json.dumps`` of the longer list writes)."""
+        return f"[{json.dumps(url)}]" if len(self.raw) <= 2 else f"{self.raw[:-1]}, {json.dumps(url)}]"
 
 
 def chunks(items: list[Any], size: int = CHUNK) -> Iterator[list[Any]]:
@@ -92,10 +140,10 @@ class SQLiteDedupIndex:
                 rows[h] = (n, ids)
         return rows
 
-    def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, list[str]]]:
+    def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, Sequence[str]]]:
         with self._cursor() as cur:
             rows = self._hash_rows(cur, hashes)
-        return {h: (n, json.loads(ids)) for h, (n, ids) in rows.items()}
+        return {h: (n, PostedIds(ids)) for h, (n, ids) in rows.items()}
 
     def dedup_counts(self, hashes: Iterable[int]) -> dict[int, int]:
         counts: dict[int, int] = {}
@@ -118,10 +166,26 @@ class SQLiteDedupIndex:
                         "text_hash": th,
                         "canonical_key": ck,
                         "slug_key": sk,
-                        "sentences": json.loads(sentences),
+                        "sentences": self._parsed_sentences(sentences),
                         "order_key": order,
                     }
         return out
+
+    def _parsed_sentences(self, raw: str) -> list[list[int]]:
+        """The parsed sentence list of a stored fingerprint, kept for the next lookup of the same text.
+
+        Why: the copies of a story all fetch the fingerprints of the same earlier copies (dozens of
+        sentences, three big integers each), and parsing them again was the index's largest read cost.
+        Keyed by the stored text itself, so a changed fingerprint is never answered from the cache;
+        callers only read the lists. Bounded: emptied when full.
+        """
+        cache: dict[str, list[list[int]]] = self.__dict__.setdefault("_sentence_cache", {})
+        found = cache.get(raw)
+        if found is None:
+            if len(cache) >= SENTENCE_CACHE:
+                cache.clear()
+            found = cache[raw] = json.loads(raw)
+        return found
 
     def dedup_lookup(
         self, *, text_hash: str | None, canonical_key: str | None, slug_key: str | None, url: str
@@ -148,16 +212,11 @@ class SQLiteDedupIndex:
             rows = self._hash_rows(cur, hashes)
             updates = []
             for h in hashes:
-                if h not in rows:
-                    updates.append((h, 1, json.dumps([url])))
-                    continue
-                n, raw = rows[h]
-                ids = json.loads(raw)
+                n, raw = rows.get(h, (0, "[]"))
+                ids = PostedIds(raw)
                 if url in ids:
                     continue  # counted already
-                if len(ids) < self.dedup_max_ids:
-                    ids.append(url)
-                updates.append((h, n + 1, json.dumps(ids)))
+                updates.append((h, n + 1, ids.plus(url) if len(ids) < self.dedup_max_ids else raw))
             cur.executemany(_UPSERT_HASH, updates)
 
     def _forget_sentences(self, cur: sqlite3.Cursor, url: str, keep: set[int]) -> None:

@@ -11,7 +11,7 @@ article's counts move between keys from its packed tokens, nothing else read.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sacorpus import settings as defaults
@@ -66,14 +66,19 @@ def _columns(record: Mapping[str, Any]) -> list[Any]:
 
 
 def light_update(
-    cur: sqlite3.Cursor, url: str, fields: Mapping[str, Any], delta: CountDelta | None
+    cur: sqlite3.Cursor,
+    url: str,
+    fields: Mapping[str, Any],
+    delta: CountDelta | None,
+    note: Callable[[str, CountKey], bool] | None = None,
 ) -> bool | None:
     """Set ``fields`` in the document and indexed columns of a compact row; moves its counts into
-    ``delta`` (None: counts not kept). Returns None when the row needs a whole rewrite instead (an
-    older-layout row, or a field the light path cannot set), False when the URL is not stored."""
+    ``delta`` (None: counts not kept), unless ``note`` keeps the move for later (returns True). Returns
+    None when the row needs a whole rewrite instead (an older-layout row, or a field the light path
+    cannot set), False when the URL is not stored."""
     if HEAVY_FIELDS & set(fields):
         return None
-    row = cur.execute("SELECT data, tokens_z, text_z FROM articles WHERE url = ?", (url,)).fetchone()
+    row = cur.execute("SELECT data FROM articles WHERE url = ?", (url,)).fetchone()
     if row is None:
         return False
     if isinstance(row[0], str):
@@ -83,8 +88,13 @@ def light_update(
         before = count_key(doc)
         doc.update(fields)
         doc["url"] = url
-        if delta is not None and count_key(doc) != before:
-            _move_counts(join_text(dict(doc), row[2]), before, row[1], delta)
+        after = count_key(doc)
+        if delta is not None and after != before and not (note is not None and note(url, before)):
+            # the blobs only for a move made now (a noted one reads them when it is settled)
+            tokens_z, text_z = cur.execute(
+                "SELECT tokens_z, text_z FROM articles WHERE url = ?", (url,)
+            ).fetchone()
+            move_counts(join_text(dict(doc), text_z), tokens_z, before, after, delta)
         cur.execute(
             f"UPDATE articles SET {_SET_COLUMNS} WHERE url = ?", (pack_document(doc), *_columns(doc)[1:], url)
         )
@@ -93,7 +103,9 @@ def light_update(
     return True
 
 
-def _move_counts(doc: dict[str, Any], before: CountKey, tokens_z: bytes | None, delta: CountDelta) -> None:
+def move_counts(
+    doc: Mapping[str, Any], tokens_z: bytes | None, before: CountKey, after: CountKey, delta: CountDelta
+) -> None:
     """Count the article out under its old key and in under its new one, from its packed tokens."""
     tokens = doc.get("tokens")
     if "tokens" in (doc.get("_packed") or ()):
@@ -103,4 +115,4 @@ def _move_counts(doc: dict[str, Any], before: CountKey, tokens_z: bytes | None, 
             if tokens_z
             else []
         )
-    delta.move(tokens if isinstance(tokens, list) else [], before, count_key(doc))
+    delta.move(tokens if isinstance(tokens, list) else [], before, after)

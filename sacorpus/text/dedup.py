@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Protocol
 
 from sacorpus.sources.dates import stored_utc
@@ -86,6 +87,7 @@ def precedes(other: str | None, mine: str | None) -> bool:
     return not other or not mine or _comparable(other) < _comparable(mine)
 
 
+@lru_cache(maxsize=65536)  # the keys of a story's copies are compared again with each new copy
 def _comparable(key: str) -> str:
     """An order key with its two dates in the one stored form (keys are ``published\tfetched\turl``)."""
     parts = key.split("\t", 2)
@@ -125,7 +127,7 @@ def fingerprint(
 class DedupIndex(Protocol):
     """The store operations dedup needs (both store backends implement them)."""
 
-    def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, list[str]]]: ...
+    def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, Sequence[str]]]: ...
 
     def dedup_counts(self, hashes: Iterable[int]) -> dict[int, int]: ...
 

@@ -234,18 +234,21 @@ def rebuild_index(
     label; ``relabelled`` for copies relabelled when their original came later).
 
     Why batches: the articles are read ``batch_size`` at a time (only the fields labelling needs),
-    and their labels written together at the end of each batch in one transaction, skipping the
-    articles whose label, evidence and text hash are already the ones given (a rebuild with the
-    settings of the crawl rewrites nothing). Memory stays bounded: no list of all articles is kept.
+    and their labels written together at the end of each batch in one transaction (one bulk request
+    on MongoDB), skipping the articles whose label, evidence and text hash are already the ones given
+    (a rebuild with the settings of the crawl rewrites nothing). The word counts of the relabelled
+    articles move once, at the end, for those whose count key changed (``store.relabelling()``).
+    Memory stays bounded: no list of all articles is kept.
     """
     store.dedup_clear()
     labels: Counter[str] = Counter()
     labeller = Labeller(store, config)
     size = max(1, min(batch_size, labeller.recent_size))  # a relabel within the batch finds its target
     records = store.iter_articles(fields=_FIELDS, batch_size=size)
-    with tqdm(total=store.count(), unit="article", desc="dedup --rebuild", disable=not progress) as bar:
+    bar = tqdm(total=store.count(), unit="article", desc="dedup --rebuild", disable=not progress)
+    with bar, store.relabelling():  # the count moves of every relabel, settled once at the end
         while chunk := list(islice(records, size)):
-            with store.batched():  # one commit per chunk, the count moves summed once (SQLite)
+            with store.batched():  # one commit per chunk (SQLite)
                 _label_chunk(store, labeller, chunk, labels)
             bar.update(len(chunk))
     return _final_counts(store, labels, labeller.relabelled)
@@ -268,10 +271,13 @@ def _label_chunk(
         given[url] = {**given.get(url, {}), **relabel}
     labeller.pending.clear()
     stored = {record["url"]: record for record in chunk}
-    for url, fields in given.items():
-        row = stored.get(url)
-        if row is None or any(row.get(k) != v for k, v in fields.items()):
-            store.update_fields(url, fields)
+    store.update_labels(
+        {
+            url: fields
+            for url, fields in given.items()
+            if (row := stored.get(url)) is None or any(row.get(k) != v for k, v in fields.items())
+        }
+    )
 
 
 def _label_fields(result: DedupResult | None) -> dict[str, Any]:

@@ -341,3 +341,14 @@ def test_old_rows_with_offset_dates_keep_the_publication_order(index_store: Arti
         record = index_store.get(copy.url)
         assert record["dedup_label"] == "duplicate"
         assert original.url in [e["url"] for e in record["dedup_evidence"]]
+
+
+def test_ids_with_escaped_characters_are_counted_once(index_store: ArticleStore) -> None:
+    """The stored id lists are read without parsing where they can be: URLs JSON escapes (non-ASCII,
+    quotes, backslashes) are still found, counted once and listed whole."""
+    urls = ['https://a.co.za/ü"1', "https://a.co.za/\\2", "https://a.co.za/3, 4"]
+    for url in [*urls, *urls]:  # each added twice
+        index_store.dedup_add({"url": url, "sentences": [[41, 30, 0], [42, 30, 0]]})
+    count, ids = index_store.dedup_candidates([41])[41]
+    assert count == 3 and sorted(ids) == sorted(urls) and len(ids) == 3
+    assert all(url in ids for url in urls) and "https://a.co.za/" not in ids
