@@ -1,6 +1,6 @@
 """UPOS and lemma accuracy of the shipped POS models on each treebank's test split, and tagging speed.
 
-    python benchmarks/pos.py ../shared/data/pos [--models sacorpus/models] [--limit N] [--compare DIR]
+    python benchmarks/pos.py ../shared/data/pos [--models sacorpus/models] [--limit N] [--compare DIR] [--language en]
 
 Baseline in the same run: the most frequent tag of each word in the model's own training split
 (unseen words: the split's most frequent tag), and the word itself as its lemma. ``--compare DIR``
@@ -75,9 +75,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=Path("sacorpus/models"))
     parser.add_argument("--limit", type=int, help="only the first N test sentences")
     parser.add_argument("--compare", type=Path, help="a folder of other model files to measure alike")
+    parser.add_argument(
+        "--language", choices=sorted(SPLITS), action="append", help="only these (default: all)"
+    )
     args = parser.parse_args(argv)
     failed = False
     for language, (folder, splits) in SPLITS.items():
+        if args.language and language not in args.language:
+            continue
         train = [
             s for split in splits for s in read_conllu(args.data / folder / f"{folder}-ud-{split}.conllu")
         ]

@@ -16,7 +16,7 @@ from sacorpus.text.tagging.treebank import read_conllu
 POS_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "pos"
 TEST_SPLITS = {"en": "en_ewt/en_ewt-ud-test.conllu", "af": "af_afribooms/af_afribooms-ud-test.conllu"}
 #: (UPOS, lemma) accuracy floors over the first SENTENCES test sentences
-FLOORS = {"en": (0.928, 0.940), "af": (0.962, 0.971)}  # measured: en 0.9310 / 0.9440, af 0.9641 / 0.9734
+FLOORS = {"en": (0.931, 0.942), "af": (0.965, 0.971)}  # measured: en 0.9330 / 0.9442, af 0.9671 / 0.9737
 SENTENCES = 800
 
 

@@ -7,9 +7,16 @@ import random
 from pathlib import Path
 
 from sacorpus.text.tagging.clusters import capital_shares, tag_lexicon
+from sacorpus.text.tagging.features import features
 from sacorpus.text.tagging.lemma import Lemmatizer
 from sacorpus.text.tagging.model import PosModel
-from sacorpus.text.tagging.perceptron import AveragedPerceptron, SequenceTagger, jackknife
+from sacorpus.text.tagging.perceptron import (
+    AveragedPerceptron,
+    SequenceTagger,
+    jackknife,
+    mean_weights,
+    train_mean,
+)
 
 Pairs = list[tuple[list[str], list[str]]]
 
@@ -152,3 +159,41 @@ def test_lexicon_teaches_the_tag_of_words_the_training_data_lacks() -> None:
     without.train(train, epochs=5, seed=1)
     assert _accuracy(with_lexicon, test, 1) >= 0.95
     assert _accuracy(without, test, 1) < 0.8
+
+
+def test_mean_of_several_shuffles_tags_as_their_summed_scores_vote() -> None:
+    """One weight table, the mean of models trained on different shuffles, picks the tag whose score
+    summed over those models is highest: an ensemble at the cost of one model."""
+    train = right_context_language(120, seed=6)
+    models = []
+    for seed in (1, 2, 3):
+        tagger = _tagger(train)
+        tagger.train(train, epochs=3, seed=seed)
+        models.append(tagger.model)
+    assert models[0].weights != models[1].weights  # the shuffle order changes what is learned
+    mean = AveragedPerceptron(models[0].classes, mean_weights([m.weights for m in models]))
+    probe = _tagger(train)
+    for tokens, _tags in right_context_language(40, seed=7):
+        ctx = probe._context(tokens, None)
+        for i in range(len(tokens)):
+            feats = features(i, ctx, "DET", "-START-")
+
+            def summed(label: str, feats: list[str] = feats) -> float:
+                return sum(m.weights.get(f, {}).get(label, 0.0) for m in models for f in feats)
+
+            best = max(summed(label) for label in mean.classes)
+            assert abs(summed(mean.predict(feats)) - best) < 0.01 * len(models)
+    assert mean_weights([{"f": {"A": 1.0, "B": 0.5}}, {"f": {"A": -1.0}}]) == {"f": {"B": 0.25}}
+
+
+def test_mean_tagger_is_seeded_and_one_seed_is_one_model() -> None:
+    train = right_context_language(80, seed=8)
+
+    def make() -> SequenceTagger:
+        return _tagger(train)
+
+    single = make()
+    single.train(train, epochs=3, seed=5)
+    assert train_mean(make, train, 3, [5]).model.weights == single.model.weights
+    first, again = train_mean(make, train, 3, [5, 6, 7]), train_mean(make, train, 3, [5, 6, 7])
+    assert first.model.weights == again.model.weights != single.model.weights
