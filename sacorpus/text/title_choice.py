@@ -300,14 +300,24 @@ def _learn_repeats(
 
 
 def _real_headline(
-    published: str, cleaned: str, candidates: Iterable[str], site_keys: set[str], labels: list[str]
+    published: str,
+    cleaned: str,
+    candidates: Iterable[str],
+    site_keys: set[str],
+    labels: list[str],
+    confirmed: list[str],
 ) -> tuple[str, str]:
     """(published, cleaned) with a generic choice (a site name, "Article", a section label, a title other
-    pages repeat) replaced by the first real headline among the candidates, when there is one."""
-    if not is_generic_title(cleaned, site_keys, labels):
+    pages repeat) replaced by the first real headline among the candidates, when there is one;
+    ``confirmed``: the headlines the page both shows and declares (see :func:`is_generic_title`)."""
+
+    def generic(text: str) -> bool:
+        return is_generic_title(text, site_keys, labels, confirmed)
+
+    if not generic(cleaned):
         return published, cleaned
-    cleaned = next((c for c in candidates if not is_generic_title(c, site_keys, labels)), cleaned)
-    if not is_generic_title(cleaned, site_keys, labels) and is_generic_title(published, site_keys, labels):
+    cleaned = next((c for c in candidates if not generic(c)), cleaned)
+    if not generic(cleaned) and generic(published):
         published = cleaned
     return published, cleaned
 
@@ -361,7 +371,9 @@ def extract_title(
     cleaned = unlabelled or cleaned
     site_keys = {norm_key(n) for n in site_names if n} | host_keys(host)
     labels += [clean(label) for label in labels]
-    published, cleaned = _real_headline(published, cleaned, cleaned_candidates, site_keys, labels)
+    shown_form = unlabelled or (clean(src.visible) if src.visible else None)
+    confirmed = [shown_form] if shown_form and norm_key(shown_form) in {norm_key(d) for d in declared} else []
+    published, cleaned = _real_headline(published, cleaned, cleaned_candidates, site_keys, labels, confirmed)
     shown_form = unlabelled or (clean(src.visible) if src.visible else None)
     seo = [clean(c) for c in (src.og, src.twitter, src.title) if c]
     families = [[clean(src.ld)] if src.ld else [], [shown_form] if shown_form else [], seo]
