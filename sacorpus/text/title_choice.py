@@ -43,6 +43,7 @@ from sacorpus.publications import RuleSet
 from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.metareaders import Metas, first_meta, host_of, ld_string, node_text
 from sacorpus.text.title_kicker import headline_without_label, labelled_parts
+from sacorpus.text.title_kicker import shown_text as _shown_text
 from sacorpus.text.title_spelling import agreed_form
 from sacorpus.text.titles import (
     clean_spaces,
@@ -69,11 +70,6 @@ def _in_breadcrumb(el: Any) -> bool:
         if "breadcrumb" in marks:
             return True
     return False
-
-
-def _shown_text(el: Any) -> str:
-    """The text a heading shows: without the CSS or script some frameworks put inside it."""
-    return "".join(el.xpath(".//text()[not(ancestor::style) and not(ancestor::script)]"))
 
 
 def _first_h1_element(root: Any, visible_only: bool) -> Any | None:

@@ -14,6 +14,7 @@ read.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import takewhile
 from typing import Any
 
 from sacorpus.text.titles import clean_spaces, norm_key
@@ -23,7 +24,7 @@ _LEADING_MARKS = " :;,.|–—-·•»/"
 MIN_HEADLINE_WORDS = 2
 
 
-def _shown_text(el: Any) -> str:
+def shown_text(el: Any) -> str:
     """The text an element shows: without the CSS or script some frameworks put inside it."""
     return "".join(el.xpath(".//text()[not(ancestor::style) and not(ancestor::script)]"))
 
@@ -38,13 +39,15 @@ def labelled_parts(heading: Any) -> tuple[str, str] | None:
     if heading is None or (heading.text or "").strip():
         return None
     children = [c for c in heading if isinstance(c.tag, str) and c.tag not in _NOT_SHOWN]
-    if not children or any((c.tail or "").strip() for c in heading if c.getnext() is children[0]):
+    if not children:
         return None
     first = children[0]
-    label = clean_spaces(_shown_text(first)) or ""
+    if any((c.tail or "").strip() for c in takewhile(lambda c: c is not first, heading)):
+        return None  # text after a <style> or a comment, before the first element
+    label = clean_spaces(shown_text(first)) or ""
     rest = [first.tail or ""]
     for child in children[1:]:
-        rest += [_shown_text(child), child.tail or ""]
+        rest += [shown_text(child), child.tail or ""]
     headline = (clean_spaces(" ".join(rest)) or "").lstrip(_LEADING_MARKS).strip()
     label = label.rstrip(_LEADING_MARKS).strip()
     if not norm_key(label) or len(headline.split()) < MIN_HEADLINE_WORDS:
@@ -70,4 +73,4 @@ def headline_without_label(parts: tuple[str, str] | None, declared: Iterable[str
     return headline
 
 
-__all__ = ["headline_without_label", "labelled_parts"]
+__all__ = ["headline_without_label", "labelled_parts", "shown_text"]
