@@ -318,6 +318,16 @@ def _real_headline(
     return published, cleaned
 
 
+def _strip_patterns(title: str, rules: RuleSet) -> str:
+    """``title`` without what the publication's ``title_strip`` patterns match."""
+    for pattern in rules.title_strip:
+        try:
+            title = re.sub(pattern, "", title).strip()
+        except re.error:
+            continue
+    return title
+
+
 def extract_title(
     root: Any,
     metas: Metas,
@@ -370,18 +380,12 @@ def extract_title(
     shown_form = unlabelled or (clean(src.visible) if src.visible else None)
     confirmed = [shown_form] if shown_form and norm_key(shown_form) in {norm_key(d) for d in declared} else []
     published, cleaned = _real_headline(published, cleaned, cleaned_candidates, site_keys, labels, confirmed)
-    shown_form = unlabelled or (clean(src.visible) if src.visible else None)
     seo = [clean(c) for c in (src.og, src.twitter, src.title) if c]
     families = [[clean(src.ld)] if src.ld else [], [shown_form] if shown_form else [], seo]
     cleaned = agreed_form(cleaned, families, shown_form)
     if candidates_out is not None:
         candidates_out.extend(c for c in (src.ld, src.og, src.h1, *cleaned_candidates) if c)
-    for pattern in rules.title_strip:
-        try:
-            cleaned = re.sub(pattern, "", cleaned).strip()
-        except re.error:
-            continue
-    return published, cleaned or published
+    return published, _strip_patterns(cleaned, rules) or published
 
 
 __all__ = ["extract_title"]
