@@ -25,7 +25,7 @@ from typing import Any
 
 from sacorpus.publications import RuleSet
 from sacorpus.text.bylines import AUTHOR_META, bold_byline, byline_markup, twitter_written_by
-from sacorpus.text.metareaders import LdObject, Metas, ld_names, ld_resolve, selected_values
+from sacorpus.text.metareaders import LdObject, Metas, ld_names, ld_organisations, ld_resolve, selected_values
 from sacorpus.text.titles import clean_spaces, is_site_segment, norm_key
 
 
@@ -264,13 +264,20 @@ def is_agency(name: str) -> bool:
     return is_organisation(text)
 
 
-def people_and_agencies(names: Iterable[str]) -> tuple[list[str], list[str]]:
+def people_and_agencies(
+    names: Iterable[str], organisations: Iterable[str] = ()
+) -> tuple[list[str], list[str]]:
     """``names`` split into the people who wrote and the agencies, desks and outlets credited with them
-    ("Thandi Mokoena, AP" -> (["Thandi Mokoena"], ["AP"])): author lists hold people only."""
+    ("Thandi Mokoena, AP" -> (["Thandi Mokoena"], ["AP"])): author lists hold people only.
+
+    ``organisations`` are names the page's structured data types as an organisation (a JSON-LD author
+    ``{"@type": "Organization", "name": "National Geographic"}``): the page says they are no person.
+    """
+    typed = {norm_key(o) for o in organisations if norm_key(o)}
     people: list[str] = []
     agencies: list[str] = []
     for name in names:
-        (agencies if is_agency(name) else people).append(name)
+        (agencies if is_agency(name) or norm_key(name) in typed else people).append(name)
     return people, agencies
 
 
@@ -298,6 +305,14 @@ def _author_sources(
     yield bold_byline(root)
     if fallback_authors:
         yield fallback_authors
+
+
+def organisations_credited(ld: dict[str, Any] | None, ld_objects: list[LdObject] | None = None) -> list[str]:
+    """The JSON-LD author and creator names the page types as organisations, not persons."""
+    if not ld:
+        return []
+    objects = ld_objects or []
+    return [n for key in ("author", "creator") for n in ld_organisations(ld_resolve(ld.get(key), objects))]
 
 
 def extract_authors(
@@ -339,6 +354,7 @@ __all__ = [
     "extract_authors",
     "is_agency",
     "is_organisation",
+    "organisations_credited",
     "people_and_agencies",
     "split_authors",
 ]

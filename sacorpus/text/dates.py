@@ -152,6 +152,45 @@ def _page_wide_date(root: Any, metas: Metas, url: str | None) -> Found:
     return (dt, found, "htmldate") if dt else (None, None, None)
 
 
+_NUMERIC_DATE = re.compile(r"\b\d{1,2}\s?[./-]\s?\d{1,2}\s?[./-]\s?\d{2,4}\b")
+_DOTTED_DATE = re.compile(r"(?<![\d.])(\d{1,2})\.\s?(\d{1,2})\.\s?((?:19|20)\d{2})(?!\d|\.\d)")
+MAX_TEXT_NODES = 20_000  # text nodes read for dates (bounds the work on huge pages)
+
+
+def _shown_days(root: Any) -> set[date]:
+    """The days the page's text writes as dotted numbers ("05.04.2025", "4. 2. 2022"): day first in
+    every convention that writes them so."""
+    parts = root.xpath("//body//text()[not(ancestor::script) and not(ancestor::style)][contains(., '.')]")
+    hits = [hit for part in parts[:MAX_TEXT_NODES] for hit in _DOTTED_DATE.findall(" ".join(part.split()))]
+    days = set()
+    for d, m, y in hits:
+        try:
+            days.add(date(int(y), int(m), int(d)))
+        except ValueError:
+            continue
+    return days
+
+
+def day_order_checked(found: Found, root: Any) -> Found:
+    """The date with day and month exchanged when the page's own text shows only that reading.
+
+    "11/01/2023" is 11 January or 1 November depending on the writer's convention; htmldate and a
+    numeric meta value are read one fixed way. When the page prints the day in its text with dots,
+    which every convention writes day first, and prints the swapped reading but not the one taken,
+    the taken one was the wrong order.
+    """
+    dt, raw, label = found
+    if dt is None or not raw or dt.day > 12 or dt.day == dt.month:
+        return found
+    if label != "htmldate" and not _NUMERIC_DATE.search(raw):
+        return found
+    shown = _shown_days(root)
+    swapped = dt.replace(day=dt.month, month=dt.day)
+    if swapped.date() in shown and dt.date() not in shown:
+        return swapped, raw, label
+    return found
+
+
 def extract_published(
     root: Any,
     metas: Metas,
@@ -160,7 +199,19 @@ def extract_published(
     rules: RuleSet,
     fallback_published: Any,
 ) -> Found:
-    """(datetime, raw string, source label): stated dates, then the feed entry, the URL, the title, htmldate."""
+    """(datetime, raw string, source label): stated dates, then the feed entry, the URL, the title, htmldate;
+    a numeric day-month reading the page's own text contradicts is swapped (:func:`day_order_checked`)."""
+    return day_order_checked(_published(root, metas, ld, url, rules, fallback_published), root)
+
+
+def _published(
+    root: Any,
+    metas: Metas,
+    ld: dict[str, Any] | None,
+    url: str | None,
+    rules: RuleSet,
+    fallback_published: Any,
+) -> Found:
     sources = _stated_dates(root, metas, ld, rules)
     for label, value in sources:
         dt = parse_date(value, allow_text=label in ("rule", "time"))

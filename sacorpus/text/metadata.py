@@ -21,7 +21,7 @@ from typing import Any
 
 from sacorpus.publications import RuleSet
 from sacorpus.sources.dates import to_utc_iso
-from sacorpus.text.authors import extract_authors, people_and_agencies
+from sacorpus.text.authors import extract_authors, organisations_credited, people_and_agencies
 from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.dates import extract_modified, extract_published, local_day
 from sacorpus.text.metareaders import host_of, ld_article, read_json_ld, read_meta, select
@@ -110,7 +110,8 @@ def extract_metadata(
     )
     site_keys = {norm_key(n) for n in names if n and norm_key(n)} | host_keys(host_of(url))
     meta.authors, meta.agencies = people_and_agencies(
-        extract_authors(root, metas, ld, rules, fallback.get("authors"), site_keys, meta.section, objects)
+        extract_authors(root, metas, ld, rules, fallback.get("authors"), site_keys, meta.section, objects),
+        organisations_credited(ld, objects),
     )
     meta.published, meta.published_raw, meta.published_source = extract_published(
         root, metas, ld, url, rules, fallback.get("published")

@@ -132,6 +132,23 @@ def ld_names(value: Any, depth: int = 0) -> list[str]:
     return []
 
 
+def ld_organisations(value: Any, depth: int = 0) -> list[str]:
+    """Names of the JSON-LD objects in ``value`` typed as an organisation (``Organization``,
+    ``NewsMediaOrganization``, ``Corporation``...): a publisher credited in the author slot, not a person."""
+    if depth > 3 or value is None:
+        return []
+    if isinstance(value, list):
+        return [n for v in value[:30] for n in ld_organisations(v, depth + 1)]
+    if not isinstance(value, dict):
+        return []
+    kinds = value.get("@type")
+    kinds = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else []
+    kinds = [k for k in kinds if isinstance(k, str)]
+    if "Person" not in kinds and any(k.endswith(("Organization", "Corporation")) for k in kinds):
+        return ld_names(value)
+    return []
+
+
 def ld_resolve(value: Any, objects: list[LdObject], depth: int = 0) -> Any:
     """A JSON-LD value with ``{"@id": ...}`` references replaced by the graph's object of that id.
 

@@ -42,6 +42,8 @@ from typing import Any
 from sacorpus.publications import RuleSet
 from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.metareaders import Metas, first_meta, host_of, ld_string, node_text
+from sacorpus.text.title_kicker import headline_without_label, labelled_parts
+from sacorpus.text.title_kicker import shown_text as _shown_text
 from sacorpus.text.title_spelling import agreed_form
 from sacorpus.text.titles import (
     clean_spaces,
@@ -70,12 +72,7 @@ def _in_breadcrumb(el: Any) -> bool:
     return False
 
 
-def _shown_text(el: Any) -> str:
-    """The text a heading shows: without the CSS or script some frameworks put inside it."""
-    return "".join(el.xpath(".//text()[not(ancestor::style) and not(ancestor::script)]"))
-
-
-def _first_h1(root: Any, visible_only: bool) -> str | None:
+def _first_h1_element(root: Any, visible_only: bool) -> Any | None:
     """The first article/main <h1> with text (when ``visible_only``, not breadcrumb SEO text)."""
     for xp in ("//article//h1", "//main//h1", "//h1"):
         for h in root.xpath(xp)[:3]:
@@ -83,8 +80,13 @@ def _first_h1(root: Any, visible_only: bool) -> str | None:
                 continue
             text = clean_spaces(_shown_text(h))
             if text and len(text) > 3:
-                return text
+                return h
     return None
+
+
+def _first_h1(root: Any, visible_only: bool) -> str | None:
+    h = _first_h1_element(root, visible_only)
+    return None if h is None else clean_spaces(_shown_text(h))
 
 
 def _header_shows(root: Any, headline: str) -> bool:
@@ -115,11 +117,13 @@ class _Sources:
     fallback: str | None
     twitter: str | None = None
     visible: str | None = None  # the first <h1> outside breadcrumbs
+    labelled: tuple[str, str] | None = None  # that <h1> as (label, headline) when it prints a kicker apart
 
 
 def _read_sources(root: Any, metas: Metas, ld: dict[str, Any] | None, fallback: str | None) -> _Sources:
     el = root.find(".//title")
     og = first_meta(metas, OG_TITLE_META)
+    visible = _first_h1_element(root, visible_only=True)
     return _Sources(
         ld=clean_spaces(ld_string(ld, "headline") or ld_string(ld, "name")),
         og=clean_spaces(og[1]) if og else None,
@@ -127,7 +131,8 @@ def _read_sources(root: Any, metas: Metas, ld: dict[str, Any] | None, fallback: 
         title=clean_spaces(node_text(el)) if el is not None else None,
         fallback=clean_spaces(fallback),
         twitter=clean_spaces(next(iter(metas.get("twitter:title") or []), None)),
-        visible=_first_h1(root, visible_only=True),
+        visible=None if visible is None else clean_spaces(_shown_text(visible)),
+        labelled=labelled_parts(visible),
     )
 
 
@@ -291,16 +296,36 @@ def _learn_repeats(
 
 
 def _real_headline(
-    published: str, cleaned: str, candidates: Iterable[str], site_keys: set[str], labels: list[str]
+    published: str,
+    cleaned: str,
+    candidates: Iterable[str],
+    site_keys: set[str],
+    labels: list[str],
+    confirmed: list[str],
 ) -> tuple[str, str]:
     """(published, cleaned) with a generic choice (a site name, "Article", a section label, a title other
-    pages repeat) replaced by the first real headline among the candidates, when there is one."""
-    if not is_generic_title(cleaned, site_keys, labels):
+    pages repeat) replaced by the first real headline among the candidates, when there is one;
+    ``confirmed``: the headlines the page both shows and declares (see :func:`is_generic_title`)."""
+
+    def generic(text: str) -> bool:
+        return is_generic_title(text, site_keys, labels, confirmed)
+
+    if not generic(cleaned):
         return published, cleaned
-    cleaned = next((c for c in candidates if not is_generic_title(c, site_keys, labels)), cleaned)
-    if not is_generic_title(cleaned, site_keys, labels) and is_generic_title(published, site_keys, labels):
+    cleaned = next((c for c in candidates if not generic(c)), cleaned)
+    if not generic(cleaned) and generic(published):
         published = cleaned
     return published, cleaned
+
+
+def _strip_patterns(title: str, rules: RuleSet) -> str:
+    """``title`` without what the publication's ``title_strip`` patterns match."""
+    for pattern in rules.title_strip:
+        try:
+            title = re.sub(pattern, "", title).strip()
+        except re.error:
+            continue
+    return title
 
 
 def extract_title(
@@ -347,21 +372,20 @@ def extract_title(
         )
     logo = src.h1 if branding else None
     cleaned = _disputed_headline(src, cleaned, clean) or _shown_segment(root, cleaned, logo) or cleaned
+    declared = [clean(c) for c in (src.ld, src.og, src.twitter, src.title) if c]
+    unlabelled = headline_without_label(src.labelled, declared)
+    cleaned = unlabelled or cleaned
     site_keys = {norm_key(n) for n in site_names if n} | host_keys(host)
     labels += [clean(label) for label in labels]
-    published, cleaned = _real_headline(published, cleaned, cleaned_candidates, site_keys, labels)
-    shown_form = clean(src.visible) if src.visible else None
+    shown_form = unlabelled or (clean(src.visible) if src.visible else None)
+    confirmed = [shown_form] if shown_form and norm_key(shown_form) in {norm_key(d) for d in declared} else []
+    published, cleaned = _real_headline(published, cleaned, cleaned_candidates, site_keys, labels, confirmed)
     seo = [clean(c) for c in (src.og, src.twitter, src.title) if c]
     families = [[clean(src.ld)] if src.ld else [], [shown_form] if shown_form else [], seo]
     cleaned = agreed_form(cleaned, families, shown_form)
     if candidates_out is not None:
         candidates_out.extend(c for c in (src.ld, src.og, src.h1, *cleaned_candidates) if c)
-    for pattern in rules.title_strip:
-        try:
-            cleaned = re.sub(pattern, "", cleaned).strip()
-        except re.error:
-            continue
-    return published, cleaned or published
+    return published, _strip_patterns(cleaned, rules) or published
 
 
 __all__ = ["extract_title"]

@@ -143,17 +143,23 @@ _GENERIC_TITLES = frozenset(
 )
 
 
-def is_generic_title(title: str | None, site_keys: set[str], labels: Iterable[str] = ()) -> bool:
+def is_generic_title(
+    title: str | None, site_keys: set[str], labels: Iterable[str] = (), confirmed: Iterable[str] = ()
+) -> bool:
     """A "title" that is no headline: empty, one word ("Article", "Sport"), the site's own name, or a label.
 
     ``labels`` are names the page gives its own sections ("Western Cape", "Politics News"): a page
-    whose only "headline" is its section is mislabelled, not titled.
+    whose only "headline" is its section is mislabelled, not titled. ``confirmed`` are headlines the page
+    both shows and declares (its visible ``<h1>`` and a declared title: JSON-LD, og:title,
+    twitter:title or ``<title>``): a one-word headline
+    stated that way ("BestCrypt", "Impressum") is the page's name for itself, unless it is a generic
+    word, a label or the site's name.
     """
     key = norm_key(title or "")
     if not key or key in {norm_key(label) for label in labels}:
         return True
     words = (title or "").split()
-    if len(words) <= 1 or key in _GENERIC_TITLES:
+    if key in _GENERIC_TITLES or (len(words) <= 1 and key not in {norm_key(c) for c in confirmed}):
         return True
     return is_site_segment(title or "", site_keys)
 

@@ -263,3 +263,22 @@ def test_a_desk_credit_stays_whole_never_a_newspaper_name_alone(desk):
 
 def test_a_persons_initials_are_not_an_agency():
     assert not is_agency("DT") and is_agency("NTV")
+
+
+def _ld_author(author: str) -> str:
+    return f'<script type="application/ld+json">{{"@type":"NewsArticle","author":{author}}}</script>'
+
+
+def test_an_author_the_structured_data_types_as_an_organisation_is_no_person():
+    org = _ld_author('{"@type":"NewsMediaOrganization","name":"Lowveld Gazette"}')
+    page = meta(org, "<p>x</p>")
+    assert (page.authors, page.agencies) == ([], ["Lowveld Gazette"])
+    # beside a person: the person is the author, the organisation stays credited
+    both = _ld_author(
+        '[{"@type":"Person","name":"Sipho Nkosi"},{"@type":"Organization","name":"Lowveld Gazette"}]'
+    )
+    page = meta(both, "<p>x</p>")
+    assert (page.authors, page.agencies) == (["Sipho Nkosi"], ["Lowveld Gazette"])
+    # a blog's owner typed as both person and organisation (as Yoast writes it) is a person
+    owner = _ld_author('{"@type":["Person","Organization"],"name":"Thandi Mokoena"}')
+    assert meta(owner, "<p>x</p>").authors == ["Thandi Mokoena"]

@@ -45,3 +45,21 @@ def test_time_elements_contradicting_the_url_date_are_other_content():
     assert meta.published_day == "2019-10-22" and meta.published_source == "time"
     # without a date in the URL the <time> is all there is
     assert _meta("", comments, "https://blog.example/repairing").published_day == "2009-04-11"
+
+
+def test_numeric_day_month_reading_follows_the_dotted_date_the_page_prints():
+    url = "https://verein.example/news/trinkwasser"
+    # "11/01/2023" read day first is 11 January; the page prints 01.11.2023 (day first): 1 November
+    head = '<meta name="date" content="11/01/2023 12:43:42">'
+    shown = "<article><p>Trinkwasser ist sicher.</p><p>Erstellt am: 01.11.2023</p></article>"
+    assert _meta(head, shown, url).published_day == "2023-11-01"
+    # thin spaces and a sentence's full stop after the year
+    thin = "<article><p>Von Verband 01.\u200911.\u20092023.</p></article>"
+    assert _meta(head, thin, url).published_day == "2023-11-01"
+    # the page prints the reading taken (or both, or neither): it stays
+    assert _meta(head, "<article><p>Erstellt am: 11.01.2023</p></article>", url).published_day == "2023-01-11"
+    both = "<article><p>11.01.2023</p><p>01.11.2023</p></article>"
+    assert _meta(head, both, url).published_day == "2023-01-11"
+    assert _meta(head, "<article><p>Trinkwasser.</p></article>", url).published_day == "2023-01-11"
+    # an ISO date is no ambiguous reading
+    assert _meta(_ld("2023-01-11T10:00:00+01:00"), shown, url).published_day == "2023-01-11"
