@@ -149,6 +149,7 @@ class Meter:
             self.peak_tree = max(self.peak_tree, _tree_rss_kb())
         if self.pages % RSS_EVERY == 0:
             self.rss.append(f"{self.pages}: {_rss_mb()} tree {_tree_rss_kb() // 1024}")
+            print(f"{self.crawler.spider.name}: RSS MB after {self.rss[-1]}", file=sys.stderr, flush=True)
 
     def report(self) -> dict[str, Any]:
         stats = self.crawler.stats.get_stats()
