@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from email.message import Message
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,7 @@ class Meter:
         self.kids0 = self.kids1 = 0.0
         self.wall0 = self.wall1 = 0.0
         self.peak_tree = 0
+        self.snapshot: tracemalloc.Snapshot | None = None
         crawler.signals.connect(self.started, signal=signals.engine_started)
         crawler.signals.connect(self.stopped, signal=signals.engine_stopped)
         crawler.signals.connect(self.scraped, signal=signals.item_scraped)
@@ -142,6 +144,15 @@ class Meter:
         self.cpu1, self.kids1 = time.process_time(), _children_cpu()
         self.wall1 = time.monotonic()
         self.rss.append(f"end {_rss_mb()}")
+        if self.snapshot is not None:
+            grown = tracemalloc.take_snapshot().compare_to(self.snapshot, "traceback")
+            print(f"Python memory grown since page {RSS_EVERY}, largest first:", file=sys.stderr)
+            for stat in grown[:15]:
+                frames = [f"{f.filename.split('site-packages/')[-1]}:{f.lineno}" for f in stat.traceback]
+                print(
+                    f"  {stat.size_diff // 1024:8d} KB {stat.count_diff:8d} blocks  {' < '.join(frames[-4:])}",
+                    file=sys.stderr,
+                )
 
     def scraped(self, item: Any) -> None:
         self.pages += 1
@@ -150,6 +161,8 @@ class Meter:
         if self.pages % RSS_EVERY == 0:
             self.rss.append(f"{self.pages}: {_rss_mb()} tree {_tree_rss_kb() // 1024}")
             print(f"{self.crawler.spider.name}: RSS MB after {self.rss[-1]}", file=sys.stderr, flush=True)
+            if self.pages == RSS_EVERY and tracemalloc.is_tracing():
+                self.snapshot = tracemalloc.take_snapshot()
 
     def report(self) -> dict[str, Any]:
         stats = self.crawler.stats.get_stats()
@@ -368,6 +381,8 @@ def run_child(kind: str, base: str, work: Path, args: argparse.Namespace) -> dic
     out = work / f"{kind}.json"
     env = dict(os.environ, SACORPUS_PUBLICATIONS_DIR=str(work / "publications"))
     env["CRAWL_COST_RSS_EVERY"] = str(args.rss_every)
+    if args.tracemalloc:
+        env["PYTHONTRACEMALLOC"] = "6"  # allocation sites: the costliest frames first
     cmd = ["taskset", "-c", args.cpus] if args.cpus else []
     cmd += [sys.executable, __file__, "--child", kind, "--base", base, "--work", str(work), "--out", str(out)]
     for pair in args.set or []:
@@ -386,6 +401,7 @@ def main() -> int:
     parser.add_argument("data", nargs="?", default=str(REPO.parent / "shared" / "data"))
     parser.add_argument("--pages", type=int, default=990)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--tracemalloc", action="store_true", help="print what Python memory grew by")
     parser.add_argument("--rss-every", type=int, default=1000, help="note RSS after every N pages")
     parser.add_argument("--profile-out", help="keep the whole crawl's cProfile data in this file")
     parser.add_argument("--only", choices=["bare", "whole"])

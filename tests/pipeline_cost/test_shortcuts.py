@@ -35,7 +35,7 @@ GLUED_TEXTS = [
     "Ends with a mark.",
     "No mark at all",
     "Sy het gesê.Ék weet",
-    "Quoted.\")The end",
+    'Quoted.")The end',
     "",
 ]
 
