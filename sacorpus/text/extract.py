@@ -265,6 +265,23 @@ def _distrust_if_lost(result: Extracted, plain: Extracted, rules: RuleSet) -> No
     result.problems.append(f"rules-distrusted:{rules.version}:{'+'.join(body_rules(rules))}")
 
 
+def _parse(html: str, url: str | None, read_links: bool, result: Extracted) -> etree._Element | None:
+    """The page's one parse (None, with the page labelled, when there is nothing to extract); the
+    source links are read from it before anything cleans it."""
+    whole = len(html) <= MAX_HTML_CHARS  # a page cut to size leaves the links to a parse of its own
+    root = parse_html(_limit_size(html, result.problems), result.problems)
+    if root is None:
+        result.page_type = "empty"
+        result.problems.append("unparsable")
+        return None
+    if _too_big(root, result.problems):
+        result.page_type = "error"
+        return None
+    if read_links and whole:
+        result.source_links = tree_links(root, url or "")
+    return root
+
+
 def _extract(
     html: str,
     url: str | None,
@@ -276,18 +293,9 @@ def _extract(
     history: LineHistory | None = None,
 ) -> Extracted:
     do_preclean, line_filters, read_links = steps
-    whole = len(html) <= MAX_HTML_CHARS  # a page cut to size leaves the links to a parse of its own
-    html = _limit_size(html, result.problems)
-    root = parse_html(html, result.problems)
+    root = _parse(html, url, read_links, result)
     if root is None:
-        result.page_type = "empty"
-        result.problems.append("unparsable")
         return result
-    if _too_big(root, result.problems):
-        result.page_type = "error"
-        return result
-    if read_links and whole:
-        result.source_links = tree_links(root, url or "")
 
     meta = extract_metadata(root, url, rules, fallback, site_name, history)
     result.title, result.title_clean = meta.title, meta.title_clean
