@@ -22,13 +22,16 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import inspect
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from email.message import Message
 from pathlib import Path
 from typing import Any
@@ -36,6 +39,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+#: resident memory is noted after every this many pages (``--rss-every``)
+RSS_EVERY = int(os.environ.get("CRAWL_COST_RSS_EVERY", "1000"))
 PER_SITEMAP = 1000  # below SACORPUS_SOURCE_MAX_ENTRIES: every page is listed and fetched
 PUBLICATION = """name = "Crawl cost bench"
 home = "http://bench.sacorpus.invalid/"
@@ -123,6 +128,7 @@ class Meter:
         self.kids0 = self.kids1 = 0.0
         self.wall0 = self.wall1 = 0.0
         self.peak_tree = 0
+        self.snapshot: tracemalloc.Snapshot | None = None
         crawler.signals.connect(self.started, signal=signals.engine_started)
         crawler.signals.connect(self.stopped, signal=signals.engine_stopped)
         crawler.signals.connect(self.scraped, signal=signals.item_scraped)
@@ -138,13 +144,25 @@ class Meter:
         self.cpu1, self.kids1 = time.process_time(), _children_cpu()
         self.wall1 = time.monotonic()
         self.rss.append(f"end {_rss_mb()}")
+        if self.snapshot is not None:
+            grown = tracemalloc.take_snapshot().compare_to(self.snapshot, "traceback")
+            print(f"Python memory grown since page {RSS_EVERY}, largest first:", file=sys.stderr)
+            for stat in grown[:15]:
+                frames = [f"{f.filename.split('site-packages/')[-1]}:{f.lineno}" for f in stat.traceback]
+                print(
+                    f"  {stat.size_diff // 1024:8d} KB {stat.count_diff:8d} blocks  {' < '.join(frames[-4:])}",
+                    file=sys.stderr,
+                )
 
     def scraped(self, item: Any) -> None:
         self.pages += 1
         if self.pages % 100 == 0:
             self.peak_tree = max(self.peak_tree, _tree_rss_kb())
-        if self.pages % 1000 == 0:
-            self.rss.append(f"{_rss_mb()} tree {_tree_rss_kb() // 1024}")
+        if self.pages % RSS_EVERY == 0:
+            self.rss.append(f"{self.pages}: {_rss_mb()} tree {_tree_rss_kb() // 1024}")
+            print(f"{self.crawler.spider.name}: RSS MB after {self.rss[-1]}", file=sys.stderr, flush=True)
+            if self.pages == RSS_EVERY and tracemalloc.is_tracing():
+                self.snapshot = tracemalloc.take_snapshot()
 
     def report(self) -> dict[str, Any]:
         stats = self.crawler.stats.get_stats()
@@ -156,7 +174,7 @@ class Meter:
             "engine_wall_s": self.wall1 - self.wall0,
             "peak_mb": peak,
             "peak_tree_mb": max(peak, self.peak_tree / 1024),
-            "rss_every_1000": self.rss,
+            "rss": self.rss,
             "stored": stats.get("sacorpus/store/stored", stats.get("item_scraped_count", 0)),
             "workers": {k.split("/")[-1]: v for k, v in stats.items() if k.startswith("sacorpus/workers/")},
         }
@@ -208,8 +226,12 @@ def child_bare(base: str, out: Path) -> None:
         sitemap_urls = [base + "/sitemap_index.xml"]
 
         def parse(self, response: Any) -> Any:
+            cpu = time.thread_time()
             text = trafilatura.extract(response.text, url=response.url)
+            spent["trafilatura.extract"] = spent.get("trafilatura.extract", 0.0) + time.thread_time() - cpu
             yield {"url": response.url, "text": text}
+
+    spent: dict[str, float] = {}
 
     settings = {"LOG_LEVEL": "WARNING", "TELNETCONSOLE_ENABLED": False, "CONCURRENT_REQUESTS": 16}
     settings["CONCURRENT_REQUESTS_PER_DOMAIN"] = 16
@@ -218,7 +240,7 @@ def child_bare(base: str, out: Path) -> None:
     meter = Meter(crawler)
     process.crawl(crawler)
     process.start()
-    out.write_text(json.dumps(meter.report()))
+    out.write_text(json.dumps(meter.report() | {"stages": spent}))
 
 
 def child_whole(base: str, out: Path, work: Path, extra: list[str], profile: bool) -> None:
@@ -235,6 +257,7 @@ def child_whole(base: str, out: Path, work: Path, extra: list[str], profile: boo
         name, _, value = pair.partition("=")
         fast[name] = value
     settings.setdict(fast, priority="cmdline")
+    spent = time_stages()
     process = CrawlerProcess(settings)
     crawler = process.create_crawler("bench")
     meter = Meter(crawler)
@@ -247,7 +270,43 @@ def child_whole(base: str, out: Path, work: Path, extra: list[str], profile: boo
         prof.dump_stats(str(work / "whole.prof"))
     else:
         process.start()
-    out.write_text(json.dumps(meter.report()))
+    out.write_text(json.dumps(meter.report() | {"stages": spent}))
+
+
+#: stage -> (module, class, method) whose CPU is timed on the thread that runs it: the dedup and store
+#: stages work on threads of their own (which cProfile does not see), the others on the reactor's
+TIMED = {
+    "page (300)": ("sacorpus.pipelines.page", "PagePipeline", "_here"),
+    "language (400)": ("sacorpus.pipelines.language", "LanguagePipeline", "process_item"),
+    "tokenize (500)": ("sacorpus.pipelines.tokenize", "TokenizePipeline", "process_item"),
+    "dedup (600)": ("sacorpus.pipelines.dedup", "DedupPipeline", "_label"),
+    "store (900)": ("sacorpus.pipelines.store", "BatchedStoreStage", "_write"),
+    "source candidates": ("sacorpus.candidates", "SourceCandidates", "item_scraped"),
+}
+
+
+def time_stages() -> dict[str, float]:
+    """Wrap each stage's work in a per-thread CPU clock; returns the seconds it adds up per stage."""
+    import importlib
+
+    spent: dict[str, float] = {}
+    for stage, (module, name, method) in TIMED.items():
+        owner = getattr(importlib.import_module(module), name)
+        setattr(owner, method, _timed(getattr(owner, method), stage, spent))
+    return spent
+
+
+def _timed(f: Any, stage: str, spent: dict[str, float]) -> Any:
+    takes = set(inspect.signature(f).parameters)  # a signal handler is offered more than it takes
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        cpu = time.thread_time()
+        try:
+            return f(*args, **{k: v for k, v in kwargs.items() if k in takes})
+        finally:
+            spent[stage] = spent.get(stage, 0.0) + time.thread_time() - cpu
+
+    return timed
 
 
 # --- the parent --------------------------------------------------------------------------------
@@ -321,6 +380,9 @@ def profile_summary(path: Path, pages: int) -> None:
 def run_child(kind: str, base: str, work: Path, args: argparse.Namespace) -> dict[str, Any]:
     out = work / f"{kind}.json"
     env = dict(os.environ, SACORPUS_PUBLICATIONS_DIR=str(work / "publications"))
+    env["CRAWL_COST_RSS_EVERY"] = str(args.rss_every)
+    if args.tracemalloc:
+        env["PYTHONTRACEMALLOC"] = "6"  # allocation sites: the costliest frames first
     cmd = ["taskset", "-c", args.cpus] if args.cpus else []
     cmd += [sys.executable, __file__, "--child", kind, "--base", base, "--work", str(work), "--out", str(out)]
     for pair in args.set or []:
@@ -339,6 +401,9 @@ def main() -> int:
     parser.add_argument("data", nargs="?", default=str(REPO.parent / "shared" / "data"))
     parser.add_argument("--pages", type=int, default=990)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--tracemalloc", action="store_true", help="print what Python memory grew by")
+    parser.add_argument("--rss-every", type=int, default=1000, help="note RSS after every N pages")
+    parser.add_argument("--profile-out", help="keep the whole crawl's cProfile data in this file")
     parser.add_argument("--only", choices=["bare", "whole"])
     parser.add_argument("--cpus", help="run both crawls on these CPUs only (taskset -c, e.g. 0 or 0,1)")
     parser.add_argument("-s", "--set", action="append", help="a setting for the whole crawl (NAME=VALUE)")
@@ -376,10 +441,17 @@ def main() -> int:
                 f"  {1000 * r['workers_cpu_s'] / n:6.1f} in workers"
                 f"  {n / max(r['engine_wall_s'], 1e-9):6.1f} pages/s (engine)"
                 f"  peak {r['peak_mb']:6.0f} MB main, {r['peak_tree_mb']:6.0f} MB with workers"
-                f"  wall {r['wall_s']:6.1f} s  RSS per 1000 pages {r['rss_every_1000']}"
+                f"  wall {r['wall_s']:6.1f} s  RSS MB (anon + file) {r['rss']}"
             )
             if r.get("workers"):
                 print(f"       workers: {r['workers']}")
+            stages = r.get("stages") or {}
+            if stages:
+                rest = r["cpu_s"] - sum(stages.values())
+                parts = [f"{name} {1000 * s / n:.1f}" for name, s in stages.items()]
+                print(
+                    f"       CPU-ms/page by stage: {', '.join(parts)}; the rest (Scrapy, spider) {1000 * rest / n:.1f}"
+                )
         if len(reports) == 2:
             bare, whole = reports["bare"], reports["whole"]
             per = [1000 * r["cpu_s"] / max(1, r["pages"]) for r in (bare, whole)]
@@ -389,6 +461,8 @@ def main() -> int:
             )
         if args.profile and "whole" in reports:
             profile_summary(work / "whole.prof", max(1, reports["whole"]["pages"]))
+            if args.profile_out:
+                shutil.copyfile(work / "whole.prof", args.profile_out)
     return 0
 
 

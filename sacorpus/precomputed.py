@@ -25,6 +25,7 @@ class Precomputed:
 
     def __init__(self) -> None:
         self._work: dict[int, PageWork] = {}
+        self._links: dict[int, tuple[str, list[Candidate]]] = {}  # the page stage's own reading
 
     @classmethod
     def of(cls, crawler: Any) -> Precomputed:
@@ -39,6 +40,12 @@ class Precomputed:
         key = id(item)
         self._work[key] = work
         weakref.finalize(item, self._work.pop, key, None)
+
+    def put_links(self, item: Any, html: str, links: list[Candidate]) -> None:
+        """The source links the page stage read from ``html`` in this process (no worker)."""
+        key = id(item)
+        self._links[key] = (html, links)
+        weakref.finalize(item, self._links.pop, key, None)
 
     def language(self, item: Any, text: str) -> dict[str, Any] | None:
         work = self._work.get(id(item))
@@ -55,6 +62,9 @@ class Precomputed:
         return found
 
     def source_links(self, item: Any, html: Any) -> list[Candidate] | None:
+        read = self._links.pop(id(item), None)
+        if read is not None:
+            return read[1] if read[0] == html else None
         work = self._work.get(id(item))
         if work is None or work.source_links is None or work.item.html != html:
             return None

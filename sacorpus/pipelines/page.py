@@ -70,6 +70,10 @@ class PagePipeline:
             decompress=settings.getbool("SACORPUS_GZIP_ENABLED", defaults.SACORPUS_GZIP_ENABLED),
             preclean=settings.getbool("SACORPUS_PRECLEAN_ENABLED", defaults.SACORPUS_PRECLEAN_ENABLED),
             max_bytes=settings.getint("SACORPUS_GZIP_MAX_BYTES", defaults.SACORPUS_GZIP_MAX_BYTES),
+            # the source-candidate extension reads them from this stage's parse, not one of its own
+            source_links=settings.getbool(
+                "SACORPUS_CANDIDATES_ENABLED", defaults.SACORPUS_CANDIDATES_ENABLED
+            ),
         )
         pipeline = cls(options, crawler.stats, _workers(crawler, options))
         pipeline.publications = PublicationRegistry.from_settings(settings)
@@ -105,9 +109,11 @@ class PagePipeline:
     def _here(self, item: Article, history: LineHistory) -> None:
         """The page stage in this process."""
         publication = self.publications.get(item.publication)
-        counters = page_stage(item, publication, wayback_date(item.wayback_timestamp), self.options, history)
-        for key, n in counters:
+        stage = page_stage(item, publication, wayback_date(item.wayback_timestamp), self.options, history)
+        for key, n in stage.counters:
             self.count.inc(key, n)
+        if stage.source_links is not None and item.html:
+            self.precomputed.put_links(item, item.html, stage.source_links)
 
     async def _offload(self, item: Article) -> Article:
         """The page in a worker, committed after every page that reached this stage before it."""

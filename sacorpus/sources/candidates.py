@@ -122,6 +122,12 @@ def source_links(html: str, page_url: str) -> list[Candidate]:
         root = lxml_html.document_fromstring(html)
     except (etree.ParserError, ValueError):
         return []
+    return tree_links(root, page_url)
+
+
+def tree_links(root: etree._Element, page_url: str) -> list[Candidate]:
+    """:func:`source_links` of a parsed page (the page core reads them from its own parse, before it
+    cleans the tree, so the page is parsed once)."""
     page_host = (urlsplit(page_url).hostname or "").lower()
     base = _clean(next(iter(root.xpath("//base/@href")), None), page_url) or page_url
     seen: dict[str, Candidate] = {}
@@ -138,4 +144,4 @@ def not_owned(candidates: list[Candidate], own: Callable[[str], bool]) -> list[C
     return [c for c in candidates if not own((urlsplit(c.url).hostname or "").lower())]
 
 
-__all__ = ["Candidate", "find_candidates", "kind_of_link", "not_owned", "source_links"]
+__all__ = ["Candidate", "find_candidates", "kind_of_link", "not_owned", "source_links", "tree_links"]

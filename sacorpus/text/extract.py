@@ -23,6 +23,7 @@ from typing import Any
 from lxml import etree
 
 from sacorpus.publications import RuleSet
+from sacorpus.sources.candidates import Candidate, tree_links
 from sacorpus.text.boilerplate import LineHistory
 from sacorpus.text.linefilters import filter_lines
 from sacorpus.text.metadata import Metadata, extract_metadata
@@ -79,6 +80,7 @@ class Extracted:
     hidden_removed: int = 0
     filtered_removed: int = 0
     page_chars: int = 0  # paragraph text on the page before cleaning (the distrust guard's yardstick)
+    source_links: list[Candidate] | None = None  # feeds and sitemaps of other hosts, when asked for
 
 
 def _limit_size(html: str, problems: list[str]) -> str:
@@ -217,8 +219,13 @@ def extract_article(
     preclean: bool = True,
     line_filters: bool = True,
     history: LineHistory | None = None,
+    source_links: bool = False,
 ) -> Extracted:
-    """Main text (one paragraph a line), metadata, anchors and page type of one decoded page; never raises."""
+    """Main text (one paragraph a line), metadata, anchors and page type of one decoded page; never raises.
+
+    ``source_links``: also read the feeds and sitemaps of other hosts the page links to
+    (:func:`sacorpus.sources.candidates.source_links`) from the same parse, before it is cleaned.
+    """
     rules = rules or RuleSet()
     result = Extracted(extractor=_trafilatura_version())
     if not html or not html.strip():
@@ -226,7 +233,7 @@ def extract_article(
         result.problems.append("empty")
         return result
     try:
-        steps = (preclean, line_filters)
+        steps = (preclean, line_filters, source_links)
         result = _extract(html, url, rules, fallback, site_name, steps, result, history)
         if preclean and body_rules(rules) and suspicious(result.text, result.page_chars):
             plain = _extract(
@@ -235,7 +242,7 @@ def extract_article(
                 without_body_rules(rules),
                 fallback,
                 site_name,
-                steps,
+                (preclean, line_filters, False),
                 Extracted(extractor=result.extractor),
             )
             _distrust_if_lost(result, plain, rules)
@@ -258,25 +265,36 @@ def _distrust_if_lost(result: Extracted, plain: Extracted, rules: RuleSet) -> No
     result.problems.append(f"rules-distrusted:{rules.version}:{'+'.join(body_rules(rules))}")
 
 
+def _parse(html: str, url: str | None, read_links: bool, result: Extracted) -> etree._Element | None:
+    """The page's one parse (None, with the page labelled, when there is nothing to extract); the
+    source links are read from it before anything cleans it."""
+    whole = len(html) <= MAX_HTML_CHARS  # a page cut to size leaves the links to a parse of its own
+    root = parse_html(_limit_size(html, result.problems), result.problems)
+    if root is None:
+        result.page_type = "empty"
+        result.problems.append("unparsable")
+        return None
+    if _too_big(root, result.problems):
+        result.page_type = "error"
+        return None
+    if read_links and whole:
+        result.source_links = tree_links(root, url or "")
+    return root
+
+
 def _extract(
     html: str,
     url: str | None,
     rules: RuleSet,
     fallback: Mapping[str, Any] | None,
     site_name: str | None,
-    steps: tuple[bool, bool],
+    steps: tuple[bool, bool, bool],
     result: Extracted,
     history: LineHistory | None = None,
 ) -> Extracted:
-    do_preclean, line_filters = steps
-    html = _limit_size(html, result.problems)
-    root = parse_html(html, result.problems)
+    do_preclean, line_filters, read_links = steps
+    root = _parse(html, url, read_links, result)
     if root is None:
-        result.page_type = "empty"
-        result.problems.append("unparsable")
-        return result
-    if _too_big(root, result.problems):
-        result.page_type = "error"
         return result
 
     meta = extract_metadata(root, url, rules, fallback, site_name, history)

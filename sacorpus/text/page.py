@@ -36,6 +36,7 @@ class PageOptions:
     decompress: bool = True
     preclean: bool = True
     max_bytes: int = DEFAULT_MAX_BYTES
+    source_links: bool = False  # read other hosts' feed and sitemap links from the same parse
 
 
 @dataclass
@@ -171,6 +172,7 @@ def process_page(
             site_name=publication.name if publication else None,
             preclean=options.preclean,
             history=history,
+            source_links=options.source_links,
         )
         result.extracted = ex
         result.page_type = ex.page_type

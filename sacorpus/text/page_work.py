@@ -133,14 +133,23 @@ def token_inputs(get: Callable[[str], Any]) -> tuple[Any, ...]:
     )
 
 
+@dataclass
+class PageStage:
+    """What stage 300 gives besides the item's fields: its stats counters, and the other hosts' feed
+    and sitemap links read from the same parse (None when not asked for or not read)."""
+
+    counters: list[tuple[str, int]]
+    source_links: list[Candidate] | None = None
+
+
 def page_stage(
     item: Article,
     publication: Publication | None,
     captured: date | None,
     options: PageOptions,
     history: LineHistory | None,
-) -> list[tuple[str, int]]:
-    """Stage 300 on ``item`` in place (fields, problems); returns its stats counters."""
+) -> PageStage:
+    """Stage 300 on ``item`` in place (fields, problems)."""
     result = process_page(
         item.body,
         item.headers,
@@ -155,7 +164,8 @@ def page_stage(
     apply_page(item, result.article_fields(item.final_url or item.url))
     for problem in result.problems:
         item.note(problem)
-    return result.counters()
+    links = result.extracted.source_links if result.extracted is not None else None
+    return PageStage(result.counters(), links)
 
 
 @dataclass
@@ -188,7 +198,8 @@ def work_page(
     the source-candidate extension reads from it. A stage that raises is left to the crawl's process, which
     computes it again and reports it as it always does."""
     cpu = time.process_time()
-    work = PageWork(item, page_stage(item, publication, captured, options, history), history.events)
+    stage = page_stage(item, publication, captured, options, history)
+    work = PageWork(item, stage.counters, history.events)
     if stages[0]:
         try:
             work.language = language_fields(item.text or "", max_paragraphs)
@@ -204,13 +215,15 @@ def work_page(
         except Exception as exc:
             work.errors.append(f"tokenize:{type(exc).__name__}")
     if len(stages) > 2 and stages[2] and item.html:
-        work.source_links = source_links(item.html, item.url)
+        found = stage.source_links
+        work.source_links = found if found is not None else source_links(item.html, item.url)
     work.cpu_seconds = time.process_time() - cpu
     return work
 
 
 __all__ = [
     "Event",
+    "PageStage",
     "PageWork",
     "RecordingHistory",
     "apply_page",

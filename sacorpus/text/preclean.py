@@ -120,9 +120,15 @@ _GLUED = re.compile(
 )
 
 
+# What every _GLUED match holds: the mark and the capitalised word with nothing but quotes between.
+# _GLUED tries each word start and backtracks through the word; this scan finds the few text nodes
+# worth that (a page's text nodes cost a third of the time without it, the same output).
+_GLUED_JOINT = re.compile(r"[.?][\"”’)\]]?[\"“‘(]?[A-ZÀ-Þ][a-zß-ÿ]")
+
+
 def repair_glued_sentences(text: str) -> str:
     """Insert the missing space in "said.The"; leaves "U.S.", "e.g." and domain names alone."""
-    if not text or ("." not in text and "?" not in text and "!" not in text):
+    if not text or not _GLUED_JOINT.search(text):
         return text
     return _GLUED.sub(r"\1 \2", text)
 
