@@ -40,16 +40,29 @@ T = TypeVar("T")
 
 
 class SerialWorker:
-    """One dedicated thread: blocking store calls run there, in submission order (serialised)."""
+    """One dedicated thread: blocking store calls run there, in submission order (serialised).
+
+    The thread also stops when the reactor has shut down: a forced stop (a second SIGTERM or Ctrl-C)
+    closes no pipeline, and a thread left running would keep the process from exiting, for ever.
+    """
 
     def __init__(self, name: str) -> None:
         self._pool = ThreadPool(minthreads=1, maxthreads=1, name=name)
         self._started = False
+        self._trigger: Any = None
 
     def start(self) -> None:
         if not self._started:
+            from twisted.internet import reactor as _reactor
+
+            reactor: Any = _reactor
             self._pool.start()
             self._started = True
+            self._trigger = reactor.addSystemEventTrigger("after", "shutdown", self._at_shutdown)
+
+    def _at_shutdown(self) -> None:
+        self._trigger = None
+        self.stop()
 
     async def run(self, f: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         from twisted.internet import reactor
@@ -61,6 +74,12 @@ class SerialWorker:
         if self._started:
             self._pool.stop()
             self._started = False
+        if self._trigger is not None:
+            from twisted.internet import reactor as _reactor
+
+            reactor: Any = _reactor
+            reactor.removeSystemEventTrigger(self._trigger)
+            self._trigger = None
 
 
 class BatchedStoreStage:

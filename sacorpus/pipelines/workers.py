@@ -46,8 +46,12 @@ class PageWorkers:
         self.log_start = 0  # the commit number of log[0]
 
     def submit(self, item: Article, histories: PublicationHistories) -> tuple[int, Future[PageWork]]:
-        """Send an article to the least busy worker, with what its replica has not been told yet."""
-        i = min(range(len(self.executors)), key=lambda k: self.pending[k])
+        """Send an article to the least busy worker, with what its replica has not been told yet.
+
+        Among workers equally busy one not started yet goes first: the crawl asked for this many
+        workers, and a fast worker would otherwise take every page while the others never start.
+        """
+        i = min(range(len(self.executors)), key=lambda k: (self.pending[k], self.executors[k] is not None))
         executor = self.executors[i]
         snapshot = None
         if executor is None:

@@ -1,14 +1,12 @@
 """MongoDB backend (pymongo): for several crawlers writing to one corpus.
 
 Why this shape: one document per article keyed by ``url`` (unique index), bulk upserts with
-``UpdateOne(upsert=True)`` in one ``bulk_write``; the raw body is a zlib-compressed binary field
-(``body_z``). The dedup index is a ``sentence_hashes`` collection (``_id`` = signed 64-bit hash,
-``n`` = article count, ``ids`` = up to ``dedup_max_ids`` urls) updated with single-document atomic
-operators only (``$inc``, ``$push`` guarded by ``$ne``), so two crawlers adding at once lose no
-update; fingerprints live in ``dedup_docs``. No text indexes (SecantusDB has none).
-
-SecantusDB announces a single-node replica set; a URI without ``directConnection`` gets
-``directConnection=true`` so pymongo talks to the one server it was given.
+``UpdateOne(upsert=True)`` in one ``bulk_write``; the raw body is a zstd binary field (``body_z``).
+The dedup index is a ``sentence_hashes`` collection (``_id`` = signed 64-bit hash, ``n`` = article
+count, ``ids`` = up to ``dedup_max_ids`` urls) updated with single-document atomic operators only
+(``$inc``, ``$push`` guarded by ``$ne``), so two crawlers adding at once lose no update; fingerprints
+live in ``dedup_docs``. No text indexes (SecantusDB has none). A URI without ``directConnection``
+gets ``directConnection=true``: SecantusDB announces a single-node replica set.
 """
 
 from __future__ import annotations
