@@ -46,6 +46,7 @@ from sacorpus.storage.mongo_paging import ordered_pages
 from sacorpus.storage.mongo_relabels import MongoRelabels
 from sacorpus.storage.mongo_runs import MongoRunRecords
 from sacorpus.storage.mongo_terms import TermVocabulary, search_terms, terms_condition
+from sacorpus.storage.queries import GROUP_FIELDS
 
 logger = logging.getLogger(__name__)
 
@@ -255,20 +256,7 @@ class MongoStore(
         """The stored versions of these URLs, as much as the kept counts need (none when not kept)."""
         if not self._ready.get(COUNTS_READY):
             return {}
-        fields = (
-            "url",
-            "publication",
-            "published_at",
-            "language",
-            "dedup_label",
-            "page_type",
-            "token_count",
-            "word_count",
-            "text",
-            "tokens",
-            "tokens_z",
-            "_packed",
-        )
+        fields = (*GROUP_FIELDS, "text", "tokens", "tokens_z", "_packed")
         found: dict[str, dict[str, Any]] = {}
         for i in range(0, len(urls), IN_CHUNK):
             for doc in self.db.articles.find(

@@ -19,19 +19,12 @@ from typing import Any
 from pymongo import ASCENDING, UpdateOne
 
 from sacorpus.storage.counts import StoreFilter
+from sacorpus.storage.queries import GROUP_FIELDS
 
 GROUPS = "group_totals"
 GROUPS_READY = "index:group-totals"
 #: the fields of an article a group total is kept by (and sums)
-GROUP_SOURCE = (
-    "publication",
-    "published_at",
-    "language",
-    "dedup_label",
-    "page_type",
-    "token_count",
-    "word_count",
-)
+GROUP_SOURCE = tuple(f for f in GROUP_FIELDS if f != "url")
 _DAY = 10
 
 
