@@ -16,7 +16,15 @@ from typing import Any
 
 from sacorpus.testing.servers import free_port, stop_process, wait_until_listening
 
-__all__ = ["REPO", "CrawlRun", "free_port", "run_crawl", "stop_process", "wait_until_listening"]
+__all__ = [
+    "REPO",
+    "CrawlRun",
+    "fixture_pages",
+    "free_port",
+    "run_crawl",
+    "stop_process",
+    "wait_until_listening",
+]
 
 REPO = Path(__file__).resolve().parent.parent
 SCRAPY = [sys.executable, "-m", "scrapy"]
@@ -78,3 +86,15 @@ def run_crawl(
     if export and out.exists():
         items = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line.strip()]
     return CrawlRun(proc.returncode, proc.stdout + proc.stderr, workdir, items)
+
+
+def fixture_pages() -> list[str]:
+    """HTML of every page of the demo site and of the publications' fixture sites (``tests/sites``):
+    the written pages that equivalence tests run old and new code paths over."""
+    from sacorpus.demo.site import build_site
+
+    pages = [
+        res.body.decode("utf-8") for res in build_site().values() if res.content_type.startswith("text/html")
+    ]
+    pages += [p.read_text(encoding="utf-8") for p in sorted((REPO / "tests" / "sites").rglob("*.html"))]
+    return pages

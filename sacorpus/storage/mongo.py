@@ -35,12 +35,12 @@ from sacorpus.storage.counts import CountDelta, StoreFilter, count_key
 from sacorpus.storage.layout import LayoutError, join_record, split_record
 from sacorpus.storage.mongo_comments import MongoComments
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
+from sacorpus.storage.mongo_filter import mongo_where
 from sacorpus.storage.mongo_index import (
     COUNTS_READY,
     TERMS_READY,
     MongoCorpusIndex,
     ensure_indexes,
-    mongo_where,
 )
 from sacorpus.storage.mongo_paging import ordered_pages
 from sacorpus.storage.mongo_relabels import MongoRelabels

@@ -19,6 +19,7 @@ from typing import Any
 from pymongo import ASCENDING, UpdateOne
 
 from sacorpus.storage.counts import StoreFilter
+from sacorpus.storage.mongo_filter import mongo_where
 from sacorpus.storage.queries import GROUP_FIELDS
 
 GROUPS = "group_totals"
@@ -78,20 +79,7 @@ def group_rows(db: Any, where: StoreFilter, period: int) -> list[tuple[Any, ...]
     bounds = [b for b in (where.since, where.until) if b is not None]
     if period > _DAY or any(len(b) > _DAY for b in bounds):
         return None
-    query: dict[str, Any] = {}
-    if where.publications:
-        query["p"] = {"$in": list(where.publications)}
-    if where.languages:
-        query["l"] = {"$in": list(where.languages)}
-    if where.exclude_duplicates:
-        query["d"] = {"$ne": "duplicate"}
-    days: dict[str, str] = {}
-    if where.since:
-        days["$gte"] = where.since
-    if where.until:
-        days["$lte"] = where.until + "~"  # as the article query: "~" sorts after an ISO date's characters
-    if days:
-        query["day"] = days
+    query = mongo_where(where, ("p", "l", "d", "day"))
     folded: dict[tuple[Any, ...], list[int]] = {}
     for doc in db[GROUPS].find(query, {"_id": 0}):
         day = doc.get("day")

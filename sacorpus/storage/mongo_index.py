@@ -33,6 +33,7 @@ from sacorpus.storage.mongo_counts import (
     read_words_of_keys,
     write_word_changes,
 )
+from sacorpus.storage.mongo_filter import mongo_where
 from sacorpus.storage.mongo_groups import (
     GROUPS,
     GROUPS_READY,
@@ -47,25 +48,6 @@ TERMS_READY = "index:fts"
 COUNTS_READY = "index:word_counts"
 _KEY = KEY_FIELDS
 logger = logging.getLogger(__name__)
-
-
-def mongo_where(where: StoreFilter) -> dict[str, Any]:
-    """The article query for a filter (the date bounds compare ISO prefixes as strings)."""
-    query: dict[str, Any] = {}
-    if where.publications:
-        query["publication"] = {"$in": list(where.publications)}
-    if where.languages:
-        query["language"] = {"$in": list(where.languages)}
-    if where.exclude_duplicates:
-        query["dedup_label"] = {"$ne": "duplicate"}
-    dates: dict[str, str] = {}
-    if where.since:
-        dates["$gte"] = where.since
-    if where.until:
-        dates["$lte"] = where.until + "~"  # "~" sorts after every character of an ISO date
-    if dates:
-        query["published_at"] = dates
-    return query
 
 
 def _count_query(where: StoreFilter) -> dict[str, Any] | None:

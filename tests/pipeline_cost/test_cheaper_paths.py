@@ -11,29 +11,16 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from crawlkit import fixture_pages
 from lxml import etree
 
-from sacorpus.demo.site import build_site
 from sacorpus.text.bylines import _BYLINE_XPATH_COMPILED, BYLINE_XPATH
 from sacorpus.text.langid_model import FeatureIndex, gram_hash, load_model
 from sacorpus.text.preclean import parse_html
 from sacorpus.text.tokenize import URL_RE, tokenize, url_spans
-
-SITES = Path(__file__).resolve().parent.parent / "sites"
-
-
-def _fixture_pages() -> list[str]:
-    """HTML of every page of the demo site and of the publications' fixture sites."""
-    pages = [
-        res.body.decode("utf-8") for res in build_site().values() if res.content_type.startswith("text/html")
-    ]
-    pages += [p.read_text(encoding="utf-8") for p in sorted(SITES.rglob("*.html"))]
-    return pages
-
 
 BYLINE_PAGE = """<html><body><article>
 <p class="vcard  author"><span class="fn">Thandi Mokoena</span></p>
@@ -43,7 +30,7 @@ BYLINE_PAGE = """<html><body><article>
 
 
 def test_compiled_byline_xpaths_select_the_same_elements() -> None:
-    pages = [*_fixture_pages(), BYLINE_PAGE]
+    pages = [*fixture_pages(), BYLINE_PAGE]
     hits = 0
     for html in pages:
         root = parse_html(html, [])
@@ -71,7 +58,7 @@ URL_TEXTS = [
 
 
 def test_url_precheck_finds_what_the_regex_finds() -> None:
-    lines = [line for html in _fixture_pages() for line in html.split("\n")]
+    lines = [line for html in fixture_pages() for line in html.split("\n")]
     found = 0
     for text in URL_TEXTS + lines:
         spans = url_spans(text)
@@ -133,7 +120,7 @@ CANDIDATE_PAGE = """<html><head><base href="https://partner.example.org/news/"><
 def test_candidate_precheck_finds_what_joining_every_link_finds(monkeypatch: pytest.MonkeyPatch) -> None:
     from sacorpus.sources import candidates
 
-    own = _fixture_pages()
+    own = fixture_pages()
     pages = [CANDIDATE_PAGE, CANDIDATE_PAGE.replace("/news/", "/feed/"), *own]
     pages += [p.replace('href="/', 'href="https://elsewhere.example.com/') for p in own]
     url = "https://www.site.example/2025/01/02/story"

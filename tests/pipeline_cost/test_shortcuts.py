@@ -8,24 +8,12 @@ and on texts written to hit each case.
 
 from __future__ import annotations
 
-from pathlib import Path
+from crawlkit import fixture_pages
 
-from sacorpus.demo.site import build_site
 from sacorpus.sources.candidates import source_links
 from sacorpus.text.page import PageOptions, process_page
 from sacorpus.text.preclean import _GLUED, parse_html, repair_glued_sentences
 from sacorpus.text.tokenize import tokenize, word_count
-
-SITES = Path(__file__).resolve().parent.parent / "sites"
-
-
-def _fixture_pages() -> list[str]:
-    pages = [
-        res.body.decode("utf-8") for res in build_site().values() if res.content_type.startswith("text/html")
-    ]
-    pages += [p.read_text(encoding="utf-8") for p in sorted(SITES.rglob("*.html"))]
-    return pages
-
 
 GLUED_TEXTS = [
     "He said.The minister left.",
@@ -52,7 +40,7 @@ def _text_nodes(pages: list[str]) -> list[str]:
 
 
 def test_glued_sentence_prescan_repairs_what_the_regex_repairs() -> None:
-    texts = GLUED_TEXTS + _text_nodes(_fixture_pages())
+    texts = GLUED_TEXTS + _text_nodes(fixture_pages())
     repaired = 0
     for text in texts:
         plain = _GLUED.sub(r"\1 \2", text)
@@ -88,7 +76,7 @@ FEED_PAGE = """<html><head><base href="https://partner.example.org/news/">
 
 
 def test_page_core_reads_the_source_links_its_own_parse_would_give() -> None:
-    pages = [FEED_PAGE, *_fixture_pages()]
+    pages = [FEED_PAGE, *fixture_pages()]
     pages += [p.replace('href="/', 'href="https://elsewhere.example.com/') for p in pages]
     url = "https://www.site.example/2025/01/02/story"
     found = 0
