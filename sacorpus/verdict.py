@@ -66,6 +66,19 @@ def run_failures(stats: Mapping[str, Any]) -> list[str]:
     return failures
 
 
+def stopped_unfinished(stats: Mapping[str, Any]) -> str | None:
+    """The crawl started and never finished: the reactor stopped under it (a forced stop, a second
+    SIGTERM or Ctrl-C). No stage was closed, so pages in flight (downloading, in extraction) are not
+    in the store; the store stage spills what it held. Why it fails the run: a graceful stop finishes
+    ("shutdown") and resumes cleanly, this one did not."""
+    if "start_time" in stats and "finish_reason" not in stats:
+        return (
+            "stopped by force before the crawl finished: pages in flight were not stored "
+            "(one SIGTERM or Ctrl-C stops gracefully)"
+        )
+    return None
+
+
 def _did_nothing(stats: Mapping[str, Any]) -> list[str]:
     """A run that fetched nothing, or asked for new articles and got none, did not do its job.
 
@@ -89,4 +102,4 @@ def _int(stats: Mapping[str, Any], key: str) -> int:
     return int(value) if isinstance(value, int | float) else 0
 
 
-__all__ = ["REFUSED", "run_failures"]
+__all__ = ["REFUSED", "run_failures", "stopped_unfinished"]

@@ -2,7 +2,8 @@
 
 Scrapy's own command exits 0 whenever the crawl started. This one also exits 1 when the run could not do
 its job (see :func:`sacorpus.verdict.run_failures`: articles spilled or lost, the store unreachable or
-misconfigured, every source failed), after printing one line per reason.
+misconfigured, every source failed) or was stopped by force before it finished, after printing one line
+per reason.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from scrapy.commands.crawl import Command as ScrapyCrawl
 from scrapy.exceptions import UsageError
 
 from sacorpus.settings_check import setting_problems
-from sacorpus.verdict import run_failures
+from sacorpus.verdict import run_failures, stopped_unfinished
 
 
 class Command(ScrapyCrawl):
@@ -42,6 +43,7 @@ class Command(ScrapyCrawl):
             stats = crawler.stats.get_stats()
         except RuntimeError:  # the crawl never started (a bad argument was reported already)
             stats = {}
-        for line in run_failures(stats):
+        unfinished = None if self.crawler_process.bootstrap_failed else stopped_unfinished(stats)
+        for line in [*([unfinished] if unfinished else []), *run_failures(stats)]:
             print(f"sacorpus: {args[0]}: {line}", file=sys.stderr)
             self.exitcode = 1

@@ -119,6 +119,7 @@ class BatchedStoreStage:
         self._pending: set[Any] = set()
         self._down_until = 0.0  # after a write failed for good: spill at once until then
         self._stored_this_run = 0
+        self._shutdown_trigger: Any = None
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> Self:
@@ -154,6 +155,20 @@ class BatchedStoreStage:
         if self.flush_seconds > 0:
             self._loop = task.LoopingCall(self._timed_flush)
             self._loop.start(self.flush_seconds, now=False)
+        from twisted.internet import reactor as _reactor
+
+        reactor: Any = _reactor
+        self._shutdown_trigger = reactor.addSystemEventTrigger("before", "shutdown", self._spill_unwritten)
+
+    def _spill_unwritten(self) -> None:
+        """The reactor stops without this stage being closed (a forced stop: a second SIGTERM or
+        Ctrl-C): what the buffer holds has not reached any worker thread and would die with the process,
+        so it goes to the spill file, which the store re-imports when it next opens. Batches already
+        handed to the worker thread are written before the thread is joined."""
+        self._shutdown_trigger = None
+        batch, self._buffer = self._buffer, []
+        if batch:
+            self._count_spilled(self._spill(batch, "the crawl was stopped by force before they were written"))
 
     #: what this stage stores (log lines); the comment store stage says "comments"
     records = "articles"
@@ -203,6 +218,9 @@ class BatchedStoreStage:
             self.count.inc(kind, n)
         self.count.inc("stored", stored)
         self.count.inc("errors", errors)
+        self._count_spilled(spilled)
+
+    def _count_spilled(self, spilled: int) -> None:
         self.count.inc("spilled", spilled)
         if spilled and self.stats is not None:
             self.stats.set_value(f"{self.count.prefix}/spill_path", self.spill_path)
@@ -266,21 +284,23 @@ class BatchedStoreStage:
                 kinds["unchanged" if same else "updated"] += 1
         return kinds
 
-    def _spill(self, batch: list[dict[str, Any]]) -> int:
+    def _spill(self, batch: list[dict[str, Any]], why: str = "store unavailable") -> int:
         try:
             n = write_spill(self.spill_path, batch)
         except OSError as exc:
             logger.critical(
-                "LOST %d %s: store down and spill file %s unwritable: %s",
+                "LOST %d %s (%s): spill file %s unwritable: %s",
                 len(batch),
                 self.records,
+                why,
                 self.spill_path,
                 exc,
             )
             self.count.inc("lost", len(batch))
             return 0
         logger.error(
-            "store unavailable: spilled %d %s to %s; this store re-imports them when it next opens",
+            "%s: spilled %d %s to %s; this store re-imports them when it next opens",
+            why,
             n,
             self.records,
             self.spill_path,
@@ -290,6 +310,12 @@ class BatchedStoreStage:
     async def close_spider(self) -> None:
         if self._loop is not None and self._loop.running:
             self._loop.stop()
+        if self._shutdown_trigger is not None:  # closed in order: the flush below writes the buffer
+            from twisted.internet import reactor as _reactor
+
+            reactor: Any = _reactor
+            reactor.removeSystemEventTrigger(self._shutdown_trigger)
+            self._shutdown_trigger = None
         await self.flush()
         try:
             total = await self._worker.run(self._total)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -31,12 +32,17 @@ def decode_spill_record(line: str) -> dict[str, Any]:
     return record
 
 
+#: the store's worker thread and the reactor thread (a forced stop) may spill at the same moment: one
+#: writer at a time, so no two records' lines interleave
+_WRITING = threading.Lock()
+
+
 def write_spill(path: str | os.PathLike[str], records: Iterable[Mapping[str, Any]]) -> int:
     """Append records to a JSONL spill file (body base64); returns how many were written."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     n = 0
-    with path.open("a", encoding="utf-8") as fh:
+    with _WRITING, path.open("a", encoding="utf-8") as fh:
         for record in records:
             fh.write(encode_spill_record(record) + "\n")
             n += 1
