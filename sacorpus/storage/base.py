@@ -275,6 +275,9 @@ class DedupIndex(Connection):
     """The near-duplicate sentence-hash index (see sacorpus.text.dedup)."""
 
     dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS
+    #: :meth:`dedup_lookup`'s urls a key, sorted by url or (False) in the order added (the rebuild's
+    #: index in memory answers the same)
+    dedup_lookup_limit, dedup_lookup_sorted = 20, True
 
     @abstractmethod
     def dedup_candidates(self, hashes: Iterable[int]) -> dict[int, tuple[int, Sequence[str]]]:
@@ -292,10 +295,8 @@ class DedupIndex(Connection):
     def dedup_lookup(
         self, *, text_hash: str | None, canonical_key: str | None, slug_key: str | None, url: str
     ) -> list[dict[str, str]]:
-        """Other indexed articles with the same text hash / canonical key / slug key.
-
-        Returns ``[{"url", "kind"}]`` with kind ``exact-text`` | ``canonical`` | ``slug``.
-        """
+        """Other indexed articles with the same text hash / canonical key / slug key: ``[{"url", "kind"}]``
+        (kind ``exact-text`` | ``canonical`` | ``slug``), at most ``dedup_lookup_limit`` a key."""
 
     @abstractmethod
     def dedup_add(self, fingerprint: Mapping[str, Any]) -> None:

@@ -60,6 +60,8 @@ class MongoDedupIndex(MongoFailFast):
     """The ``DedupIndex`` methods of :class:`sacorpus.storage.mongo.MongoStore`."""
 
     dedup_max_ids: int
+    dedup_lookup_limit: int = 21  # the lookup's limit, before its own url is left out
+    dedup_lookup_sorted: bool = False  # the server's natural order
 
     @property
     def db(self) -> Any:
@@ -118,7 +120,7 @@ class MongoDedupIndex(MongoFailFast):
             ):
                 if value is None:
                     continue
-                cursor = self.db.dedup_docs.find({name: value}, {"_id": 1}).limit(21)
+                cursor = self.db.dedup_docs.find({name: value}, {"_id": 1}).limit(self.dedup_lookup_limit)
                 hits.extend({"url": d["_id"], "kind": kind} for d in cursor if d["_id"] != url)
         except PyMongoError as exc:
             raise self._failure(exc) from exc
@@ -202,39 +204,39 @@ class MongoDedupIndex(MongoFailFast):
             docs.append(doc)
             for entry in doc["sentences"]:
                 postings.setdefault(int(entry[0]), []).append(fp["url"])
-        items = list(postings.items())
         try:
             self.db.dedup_docs.insert_many(docs, ordered=False)
-            # insert every hash as new; the ones already there fail with a duplicate-key error and
-            # are updated instead (no $in lookups: large $in lists are slow on SecantusDB)
-            try:
-                self.db.sentence_hashes.insert_many(
-                    [
-                        {"_id": Int64(h), "n": len(urls), "ids": urls[: self.dedup_max_ids]}
-                        for h, urls in items
-                    ],
-                    ordered=False,
-                )
-            except BulkWriteError as exc:
-                errors = exc.details.get("writeErrors", [])
-                if any(e.get("code") != 11000 for e in errors):
-                    raise
-                existing = [items[e["index"]] for e in errors]
-                self.db.sentence_hashes.bulk_write(
-                    [
-                        UpdateOne(
-                            {"_id": Int64(h)},
-                            {
-                                "$inc": {"n": len(urls)},
-                                "$push": {"ids": {"$each": urls, "$slice": self.dedup_max_ids}},
-                            },
-                        )
-                        for h, urls in existing
-                    ],
-                    ordered=False,
-                )
+            if postings:  # a batch of articles without long sentences has none
+                self._bulk_load_postings(list(postings.items()))
         except BulkWriteError as exc:
             raise StorageError(f"bulk load failed: {exc.details.get('writeErrors', [])[:1]}") from exc
         except PyMongoError as exc:
             raise self._failure(exc) from exc
         return len(batch)
+
+    def _bulk_load_postings(self, items: list[tuple[int, list[str]]]) -> None:
+        """Insert every hash as new; the ones already there fail with a duplicate-key error and are
+        updated instead (no $in lookups: large $in lists are slow on SecantusDB)."""
+        try:
+            self.db.sentence_hashes.insert_many(
+                [{"_id": Int64(h), "n": len(urls), "ids": urls[: self.dedup_max_ids]} for h, urls in items],
+                ordered=False,
+            )
+        except BulkWriteError as exc:
+            errors = exc.details.get("writeErrors", [])
+            if any(e.get("code") != 11000 for e in errors):
+                raise
+            existing = [items[e["index"]] for e in errors]
+            self.db.sentence_hashes.bulk_write(
+                [
+                    UpdateOne(
+                        {"_id": Int64(h)},
+                        {
+                            "$inc": {"n": len(urls)},
+                            "$push": {"ids": {"$each": urls, "$slice": self.dedup_max_ids}},
+                        },
+                    )
+                    for h, urls in existing
+                ],
+                ordered=False,
+            )

@@ -126,6 +126,7 @@ class SQLiteDedupIndex:
     """The ``DedupIndex`` methods of :class:`sacorpus.storage.sqlite.SQLiteStore`."""
 
     dedup_max_ids: int
+    dedup_lookup_limit: int
 
     def _cursor(self, write: bool = False) -> AbstractContextManager[sqlite3.Cursor]:
         raise NotImplementedError  # the store's connection
@@ -199,7 +200,7 @@ class SQLiteDedupIndex:
             ):
                 if value is None:
                     continue
-                sql = f"SELECT url FROM dedup_docs WHERE {column}=? AND url<>? ORDER BY url LIMIT 20"
+                sql = f"SELECT url FROM dedup_docs WHERE {column}=? AND url<>? ORDER BY url LIMIT {int(self.dedup_lookup_limit)}"
                 hits.extend({"url": u, "kind": kind} for (u,) in cur.execute(sql, (value, url)))
         return hits
 

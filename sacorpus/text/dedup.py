@@ -33,6 +33,7 @@ from sacorpus.text.dedup_hashing import (
     simhash64,
     slug_key,
     split_sentences,
+    text_features,
     text_hash,
 )
 from sacorpus.text.dedup_scoring import (
@@ -109,13 +110,15 @@ def fingerprint(
     """``slug``: True for the generic slug key of the URL, or the key a publication's ``id_pattern``
     gives (None: the URL has no id, so no slug evidence). ``order``: the article's :func:`order_key`."""
     config = config or DedupConfig()
-    features = sentence_features(text, sentences, config.min_sentence_chars, simhash=config.fuzzy_bits > 0)
+    digest, features = text_features(
+        text, sentences, config.min_sentence_chars, simhash=config.fuzzy_bits > 0
+    )
     canon = canonical_key(canonical_url)
     if canon is not None and canon.endswith("/") and "?" not in canon and canon.count("/") == 1:
         canon = None  # a canonical pointing at a home page (a site bug) would make every article one
     return Fingerprint(
         url=url,
-        text_hash=text_hash(text),
+        text_hash=digest,
         canonical_key=canon or canonical_key(url),
         slug_key=slug_key(url) if slug is True else (slug or None),
         sentences={h: n for h, (n, _s) in features.items()},

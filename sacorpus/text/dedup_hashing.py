@@ -16,14 +16,11 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from sacorpus.sources.urls import canonicalize
+from sacorpus.text.dedup_normal import normalized_once, sentence_spans
 
 #: a run of characters that are neither word nor space: one space for the run or one per character
 #: gives the same text once spaces are collapsed, and one replacement per run is cheaper
 _NON_WORD = re.compile(r"[^\w\s]+", re.UNICODE)
-# A simple sentence splitter for standalone use. For dedup, what matters is that two copies of a text
-# split the same way whatever their line layout, not linguistic accuracy: split after every end
-# punctuation (with closing quotes) followed by white space, after a CJK full stop, and at line breaks.
-_SENT_SPLIT = re.compile(r"(?<=[.!?…])[\"'”’»)\]]*\s+|(?<=[。！？])\s*|\s*\n\s*")
 _UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u0e00-\u0e7f\u1000-\u109f\u1780-\u17ff]")
 _ID_TOKEN = re.compile(r"^(\d+|[0-9a-f]{6,}|[0-9a-f]*\d[0-9a-f]*[a-f][0-9a-f]*)$", re.I)
 
@@ -60,12 +57,11 @@ def hash64(text: str) -> int:
 
 def text_hash(text: str | None) -> str | None:
     """Hash of the whole normalised text (exact duplicates); None for empty text."""
-    if not text:
-        return None
-    norm = normalize_text(text)
-    if not norm:
-        return None
-    return hashlib.blake2b(norm.encode("utf-8"), digest_size=16).hexdigest()
+    return _digest(normalize_text(text)) if text else None
+
+
+def _digest(norm: str) -> str | None:
+    return hashlib.blake2b(norm.encode("utf-8"), digest_size=16).hexdigest() if norm else None
 
 
 class _WordHashes(dict[str, int]):
@@ -134,22 +130,8 @@ def simhashes(norm_sentences: Sequence[str]) -> list[int]:
 
 def split_sentences(text: str, offsets: Sequence[Sequence[int]] | None = None) -> list[str]:
     """Sentences of ``text``: from the tokenizer's ``[start, end]`` offsets when given (split again at
-    line breaks), else the regex splitter."""
-    if not text:
-        return []
-    if offsets:
-        out: list[str] = []
-        for pair in offsets:
-            try:
-                start, end = int(pair[0]), int(pair[1])
-            except (TypeError, ValueError, IndexError):
-                continue
-            if 0 <= start < end <= len(text):
-                # a tokenizer sentence spanning a paragraph break is two sentences here
-                out.extend(part for part in text[start:end].split("\n") if part.strip())
-        if out:
-            return out
-    return [s for s in _SENT_SPLIT.split(text) if s and s.strip()]
+    line breaks), else the regex splitter (where: :func:`sacorpus.text.dedup_normal.sentence_spans`)."""
+    return [text[s:e] for s, e in sentence_spans(text, offsets)]
 
 
 def sentence_hashes(
@@ -166,8 +148,30 @@ def sentence_features(
     simhash: bool = True,
 ) -> dict[int, tuple[int, int]]:
     """Hash -> (normalised length, word SimHash or 0) of every long-enough sentence."""
+    return _features(normalize_lines(split_sentences(text or "", offsets)), min_chars, simhash)
+
+
+def text_features(
+    text: str | None,
+    offsets: Sequence[Sequence[int]] | None = None,
+    min_chars: int = 20,
+    simhash: bool = True,
+) -> tuple[str | None, dict[int, tuple[int, int]]]:
+    """(:func:`text_hash`, :func:`sentence_features`) of an article, the text normalised once where
+    that gives the same values (:func:`sacorpus.text.dedup_normal.normalized_once`)."""
+    text = text or ""
+    spans = sentence_spans(text, offsets)
+    once = normalized_once(text, spans) if text else None
+    if once is None:
+        norms = normalize_lines([text[s:e] for s, e in spans])
+        return text_hash(text), _features(norms, min_chars, simhash)
+    whole, norms = once
+    return _digest(whole), _features(norms, min_chars, simhash)
+
+
+def _features(norms: Sequence[str], min_chars: int, simhash: bool) -> dict[int, tuple[int, int]]:
     kept: dict[int, str] = {}
-    for norm in normalize_lines(split_sentences(text or "", offsets)):
+    for norm in norms:
         if len(norm) >= min_chars:
             kept.setdefault(hash64(norm), norm)
     sims = simhashes(list(kept.values())) if simhash else [0] * len(kept)

@@ -22,6 +22,7 @@ from sacorpus.storage.base import ArticleStore, StorageError
 from sacorpus.text.dedup import (
     MAX_EVIDENCE,
     DedupConfig,
+    DedupIndex,
     DedupResult,
     Fingerprint,
     dedup_article,
@@ -29,6 +30,7 @@ from sacorpus.text.dedup import (
     order_key,
     text_hash,
 )
+from sacorpus.text.dedup_memory import LookupRule, MemoryDedupIndex
 
 _FIELDS = (
     "url",
@@ -93,10 +95,12 @@ def dedup_record(
     keep_unchanged: bool = False,
     recent: Mapping[str, Remembered] | None = None,
     publications: PublicationRegistry | None = None,
+    index: DedupIndex | None = None,
 ) -> DedupResult | None:
     """Label one article (an item or a stored record) and add it to the index; None without text.
 
     ``keep_unchanged`` (ingest): an article the index already has with the same text keeps its label.
+    ``index``: the index to ask and add to in place of the store's (the rebuild's, in memory).
     """
     adapter = ItemAdapter(record) if not isinstance(record, dict) else None
     get = adapter.get if adapter is not None else record.get
@@ -109,7 +113,7 @@ def dedup_record(
             return kept
     publication = publications.get(get("publication")) if publications is not None else None
     return dedup_article(
-        store,
+        store if index is None else index,
         url,
         str(text),
         canonical_url=get("canonical_url"),
@@ -147,8 +151,10 @@ class Labeller:
         config: DedupConfig,
         publications: PublicationRegistry | None = None,
         recent_size: int = RECENT_LABELS,
+        index: DedupIndex | None = None,
     ) -> None:
         self.store = store
+        self.index = index  # None: the store's own
         self.config = config
         self.publications = publications if publications is not None else PublicationRegistry()
         self.recent_size = recent_size
@@ -169,6 +175,7 @@ class Labeller:
             keep_unchanged=keep_unchanged,
             recent=self.recent,
             publications=self.publications,
+            index=self.index,
         )
         if result is None:
             return None
@@ -238,11 +245,18 @@ def rebuild_index(
     on MongoDB), skipping the articles whose label, evidence and text hash are already the ones given
     (a rebuild with the settings of the crawl rewrites nothing). The word counts of the relabelled
     articles move once, at the end, for those whose count key changed (``store.relabelling()``).
-    Memory stays bounded: no list of all articles is kept.
+    Why the index in memory (:class:`MemoryDedupIndex`): the rebuild is the index's only writer and
+    asks only about what it added, so the questions are answered from dicts and the store gets the
+    whole index in one bulk load at the end (article by article it was most of the time on SQLite
+    and hundreds of round trips an article on MongoDB). Memory grows with the index (about 24 bytes
+    a sentence, plus a dict entry per distinct sentence); no list of all articles is kept.
     """
     store.dedup_clear()
     labels: Counter[str] = Counter()
-    labeller = Labeller(store, config)
+    index = MemoryDedupIndex(
+        store.dedup_max_ids, LookupRule(store.dedup_lookup_limit, store.dedup_lookup_sorted)
+    )
+    labeller = Labeller(store, config, index=index)
     size = max(1, min(batch_size, labeller.recent_size))  # a relabel within the batch finds its target
     records = store.iter_articles(fields=_FIELDS, batch_size=size)
     bar = tqdm(total=store.count(), unit="article", desc="dedup --rebuild", disable=not progress)
@@ -251,6 +265,7 @@ def rebuild_index(
             with store.batched():  # one commit per chunk (SQLite)
                 _label_chunk(store, labeller, chunk, labels)
             bar.update(len(chunk))
+        store.dedup_bulk_load(index.records())
     return _final_counts(store, labels, labeller.relabelled)
 
 

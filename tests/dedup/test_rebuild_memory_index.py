@@ -1,0 +1,140 @@
+"""``dedup --rebuild`` keeps its index in memory: the same answers, labels and stored index as the store's.
+
+The rebuild asks an in-memory index (``sacorpus.text.dedup_memory``) and writes the store's index in
+one bulk load at the end. These prove on both backends that the memory index answers every question
+as the store's index does after the same adds, that the rebuild leaves exactly the index ingest left
+(fingerprints, postings with their counts and id lists, exact-key lookups), that many exact copies
+keep each backend's lookup evidence (SQLite: the first 20 by url; MongoDB: the first 21 added), and
+that the store's index is no longer asked article by article.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from test_dedup_index import ingest, story, text
+from test_rebuild_equivalence import labels, planted
+
+from sacorpus.items import Article
+from sacorpus.storage.base import ArticleStore
+from sacorpus.storage.sqlite import SQLiteStore
+from sacorpus.text.dedup import DedupConfig, fingerprint
+from sacorpus.text.dedup_labels import rebuild_index
+from sacorpus.text.dedup_memory import LookupRule, MemoryDedupIndex
+
+
+def _memory_like(store: ArticleStore) -> MemoryDedupIndex:
+    return MemoryDedupIndex(
+        store.dedup_max_ids, LookupRule(store.dedup_lookup_limit, store.dedup_lookup_sorted)
+    )
+
+
+def _answers(index: Any, urls: list[str]) -> dict[str, Any]:
+    """Every question dedup asks, over every url and sentence hash the index holds."""
+    fps = index.dedup_fingerprints(urls)
+    hashes = sorted({int(e[0]) for fp in fps.values() for e in fp["sentences"]})
+    lookups = {
+        url: index.dedup_lookup(
+            text_hash=fp["text_hash"], canonical_key=fp["canonical_key"], slug_key=fp["slug_key"], url="x"
+        )
+        for url, fp in fps.items()
+    }
+    return {
+        "fingerprints": {
+            u: {**fp, "sentences": [[int(x) for x in e] for e in fp["sentences"]]} for u, fp in fps.items()
+        },
+        "candidates": {h: (n, list(ids)) for h, (n, ids) in index.dedup_candidates(hashes).items()},
+        "counts": index.dedup_counts([*hashes, 12345]),
+        "lookups": lookups,
+    }
+
+
+def _copies(n: int) -> list[Article]:
+    """``n`` exact copies of one story under shuffled urls (more than a lookup gives), then others."""
+    rng = random.Random(4)
+    body = text(story(rng, 9))
+    numbers = list(range(n))
+    rng.shuffle(numbers)
+    out = [
+        Article(
+            url=f"https://copy.co.za/a/{k:03d}",
+            publication="copy",
+            fetched_at=f"2024-06-01T09:00:{i:02d}Z",
+            published_at=f"2024-06-01T09:00:{i:02d}Z",
+            text=body,
+            tokens=body.split(),
+            body=b"<html></html>",
+        )
+        for i, k in enumerate(numbers)
+    ]
+    return out + planted(12, seed=8)
+
+
+def test_the_memory_index_answers_as_the_store_does(index_store: ArticleStore) -> None:
+    memory = _memory_like(index_store)
+    records = [
+        fingerprint(a.url, a.text, config=DedupConfig(), order=str(i)).to_record()
+        for i, a in enumerate(_copies(30))
+        if a.text
+    ]
+    records.append({**records[-1], "url": "https://empty.co.za/1", "sentences": [], "text_hash": None})
+    for record in records:
+        index_store.dedup_add(record)
+        memory.dedup_add(record)
+    urls = [r["url"] for r in records]
+    assert _answers(memory, urls) == _answers(index_store, urls)
+    assert len(memory) == len(records)
+    assert list(memory.records()) == [{**r, "sentences": [list(e) for e in r["sentences"]]} for r in records]
+
+
+def test_the_rebuild_leaves_the_index_ingest_left(index_store: ArticleStore) -> None:
+    articles = planted(60, seed=5)
+    ingest(index_store, articles, DedupConfig(), batch=5, textless=True)
+    urls = [a.url for a in articles]
+    crawl, crawl_index = labels(index_store), _answers(index_store, urls)
+    rebuild_index(index_store, DedupConfig(), progress=False, batch_size=7)
+    assert labels(index_store) == crawl
+    assert _answers(index_store, urls) == crawl_index
+
+
+def test_many_exact_copies_keep_the_backends_lookup_evidence(index_store: ArticleStore) -> None:
+    articles = _copies(30)
+    ingest(index_store, articles, DedupConfig(), batch=4, textless=True)
+    crawl = labels(index_store)
+    last = crawl[articles[29].url]
+    exact = [e["url"] for e in last[1] if e["kind"] == "exact-text"]
+    # the evidence keeps 20 entries; which ones is the backend's lookup order
+    first = sorted(a.url for a in articles[:29])[:20] if index_store.dedup_lookup_sorted else None
+    assert exact == (first or [a.url for a in articles[:20]])
+    for url in crawl:
+        index_store.update_fields(url, {"dedup_label": None, "dedup_evidence": [], "text_hash": None})
+    rebuild_index(index_store, DedupConfig(), progress=False, batch_size=8)
+    assert labels(index_store) == crawl
+
+
+class _CountingStore(SQLiteStore):
+    """A real SQLite store that counts the index questions asked of it."""
+
+    asked = 0
+
+    def dedup_candidates(self, hashes: Any) -> Any:
+        self.asked += 1
+        return super().dedup_candidates(hashes)
+
+    def dedup_add(self, fingerprint: Any) -> None:
+        self.asked += 1
+        super().dedup_add(fingerprint)
+
+
+def test_the_rebuild_asks_the_store_no_index_question_per_article(tmp_path) -> None:
+    with _CountingStore(str(tmp_path / "c.sqlite"), spill_path=str(tmp_path / "s.jsonl")) as store:
+        ingest(store, planted(30, seed=2), DedupConfig(), batch=5, textless=True)
+        crawl = labels(store)
+        store.asked = 0
+        rebuild_index(store, DedupConfig(), progress=False)
+        assert store.asked == 0
+        assert labels(store) == crawl
+        assert len(store.dedup_fingerprints([url for url, (label, _e, _h) in crawl.items() if label])) == len(
+            [1 for label, _e, _h in crawl.values() if label]
+        )
