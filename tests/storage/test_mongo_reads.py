@@ -16,7 +16,7 @@ from test_corpus_index_contract import SPLIT, article, recount, urls
 from sacorpus.storage.counts import ALL, StoreFilter
 from sacorpus.storage.maintenance import FTS, check_counts, compact
 from sacorpus.storage.mongo_counts import LEGACY, WORDS, escape, insert_word_counts, unescape
-from sacorpus.storage.mongo_terms import RUNS_READY
+from sacorpus.storage.mongo_terms import RUNS_READY, search_terms
 
 
 class ArticleFinds(monitoring.CommandListener):
@@ -61,8 +61,9 @@ def test_a_read_asks_for_the_keys_once_then_each_page_for_its_own(store) -> None
     keys, *pages = LISTENER.filters[:6]
     assert "_order" not in keys and len(pages) == 5  # 23 articles: the keys, then 5 pages of 5
     assert all(set(page["_order"]) == {"$gte", "$lte"} for page in pages)  # unfiltered: key ranges
-    narrowed_pages = LISTENER.filters[7:]
-    assert len(narrowed_pages) == 5 and all(len(page["_order"]["$in"]) <= 5 for page in narrowed_pages)
+    # narrowed: the postings name the keys, so no read of the keys; pages of up to 100 known keys
+    (narrowed_page,) = LISTENER.filters[6:]
+    assert len(narrowed_page["_order"]["$in"]) == 23
 
 
 @pytest.mark.parametrize("store", ["mongo"], indirect=True)
@@ -87,7 +88,7 @@ def test_counts_of_the_older_layout_are_converted_when_the_store_opens(store) ->
 def test_terms_without_the_runs_are_not_trusted_until_compact_rebuilds_them(store) -> None:
     store.upsert_articles([dict(r) for r in SPLIT])
     store.db.state.delete_one({"_id": RUNS_READY})  # a store written before the runs
-    store.db.articles.update_many({}, {"$set": {"terms": []}})
+    store.db.postings.delete_many({})
     reopened(store)
     assert not store.index_ready(FTS)
     assert len(urls(store.query_articles(StoreFilter(), ["url"], substrings=["cannot"]))) == 3  # read whole
@@ -133,3 +134,58 @@ def test_a_store_that_has_its_indexes_opens_without_creating_them(store) -> None
     store.db.state.delete_one({"_id": "schema:indexes"})
     reopened(store)
     assert "articles" in created and "key_words" in created and "group_totals" in created
+
+
+def _search_urls(store: Any) -> tuple[list[str], list[str], list[str]]:
+    return (
+        urls(store.query_articles(StoreFilter(), ["url"], tokens=["waters"])),
+        urls(store.query_articles(StoreFilter(), ["url"], substrings=["cannot"])),
+        urls(store.query_articles(StoreFilter(), ["url"], tokens=["zzz"])),
+    )
+
+
+@pytest.mark.parametrize("store", ["mongo"], indirect=True)
+def test_a_word_query_reads_only_the_articles_posted_under_it(store) -> None:
+    store.upsert_articles(
+        [
+            article(f"https://p/{i:02d}", f"Story {i} about {'water' if i % 8 == 0 else 'land'}.")
+            for i in range(23)
+        ]
+    )
+    assert store.db.articles.find_one({"terms": {"$exists": True}}) is None  # no terms in the articles
+    LISTENER.filters.clear()
+    LISTENER.recording = True
+    try:
+        found = urls(store.query_articles(StoreFilter(), ["url"], tokens=["water"]))
+    finally:
+        LISTENER.recording = False
+    assert found == ["https://p/00", "https://p/08", "https://p/16"]
+    (page,) = LISTENER.filters  # no read of the keys: one page of the three posted articles
+    assert len(page["_order"]["$in"]) == 3
+
+
+@pytest.mark.parametrize("store", ["mongo"], indirect=True)
+def test_a_rewrite_with_the_same_terms_writes_no_postings_and_one_without_a_word_pulls_it(store) -> None:
+    store.upsert_articles([dict(r) for r in SPLIT])
+    before = list(store.db.postings.find({}, {"_id": 1, "k": 1}).sort("_id"))
+    compact(store)  # every article written again, the same
+    assert list(store.db.postings.find({}, {"_id": 1, "k": 1}).sort("_id")) == before
+    assert _search_urls(store)[0] == ["https://s/2"]
+    store.upsert_articles([article("https://s/2", "Nothing about the sea.")])  # re-extracted
+    assert _search_urls(store)[0] == [] and [d["k"] for d in store.db.postings.find({"t": "waters"})] == [[]]
+    assert urls(store.query_articles(StoreFilter(), ["url"], tokens=["sea"])) == ["https://s/2"]
+
+
+@pytest.mark.parametrize("store", ["mongo"], indirect=True)
+def test_terms_in_the_articles_of_the_older_layout_are_moved_to_postings_when_the_store_opens(store) -> None:
+    store.upsert_articles([dict(r) for r in SPLIT])
+    expected = _search_urls(store)
+    for record in store.iter_articles(fields=["url", "title", "text", "tokens"]):
+        store.db.articles.update_one({"url": record["url"]}, {"$set": {"terms": search_terms(record)}})
+    store.db.articles.create_index("terms")
+    store.db.postings.delete_many({})
+    store.db.state.delete_one({"_id": "schema:indexes"})  # a store of that version
+    reopened(store)
+    assert store.db.articles.find_one({"terms": {"$exists": True}}) is None
+    assert "terms_1" not in store.db.articles.index_information()
+    assert store.index_ready(FTS) and _search_urls(store) == expected and expected[0] and expected[1]
