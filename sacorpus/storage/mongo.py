@@ -39,6 +39,7 @@ from sacorpus.storage.mongo_index import (
     TERMS_READY,
     MongoCorpusIndex,
     ensure_indexes,
+    kept_values,
 )
 from sacorpus.storage.mongo_paging import keyed_pages, ordered_pages
 from sacorpus.storage.mongo_postings import Changes, order_key, post, posting_changes, pull
@@ -68,6 +69,8 @@ HEARTBEAT_PATIENCE_MS = 60_000
 _PACKED_CHANGE = frozenset(
     {"tokens", "token_offsets", "text", "title", "body", "html", "_packed", "fetched_at"}
 )
+#: fields the kept count totals are keyed by (their name there): their values are read from them
+_KEPT_KEY_FIELDS = {"publication": "p", "language": "l"}
 #: fields of the count key or the group totals: their change moves the article's counts
 _KEY_CHANGE = frozenset(
     {"publication", "published_at", "language", "dedup_label", "page_type", "token_count", "word_count"}
@@ -255,6 +258,8 @@ class MongoStore(
         if field not in INDEXED_FIELDS:
             raise ValueError(f"{field!r} is not an indexed field")
         try:
+            if field in _KEPT_KEY_FIELDS and self._ready.get(COUNTS_READY):
+                return kept_values(self.db, _KEPT_KEY_FIELDS[field])
             values = self.db.articles.distinct(field)
         except PyMongoError as exc:
             raise self._failure(exc) from exc

@@ -73,6 +73,15 @@ def _count_query(where: StoreFilter) -> dict[str, Any] | None:
     return query
 
 
+def kept_values(db: Any, name: str) -> set[str]:
+    """The publications (``p``) or languages (``l``) of the stored articles, from the kept count
+    totals (a few hundred small documents; ``distinct`` over the articles read every one whole on
+    SecantusDB). A totals row with articles is kept per (publication, month, language, label); the
+    corpus-wide rows have the month ``ALL``, which no article's month is."""
+    values = {doc.get(name) for doc in db.count_totals.find({"m": {"$ne": ALL}}, {name: 1, "_id": 0})}
+    return {str(v) for v in values if v not in (None, "")}
+
+
 #: raised whenever the store's indexes or collections change: a database whose state names another
 #: version has them created (and older layouts converted) when it opens
 INDEX_VERSION = 2  # 2: the search terms in postings, not in the articles

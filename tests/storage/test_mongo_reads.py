@@ -25,8 +25,11 @@ class ArticleFinds(monitoring.CommandListener):
     def __init__(self) -> None:
         self.recording = False
         self.filters: list[dict[str, Any]] = []
+        self.commands: list[tuple[str, Any]] = []  # (command, collection) of every command
 
     def started(self, event: monitoring.CommandStartedEvent) -> None:
+        if self.recording:
+            self.commands.append((event.command_name, event.command.get(event.command_name)))
         if self.recording and event.command_name == "find" and event.command.get("find") == "articles":
             self.filters.append(dict(event.command.get("filter") or {}))
 
@@ -189,3 +192,19 @@ def test_terms_in_the_articles_of_the_older_layout_are_moved_to_postings_when_th
     assert store.db.articles.find_one({"terms": {"$exists": True}}) is None
     assert "terms_1" not in store.db.articles.index_information()
     assert store.index_ready(FTS) and _search_urls(store) == expected and expected[0] and expected[1]
+
+
+@pytest.mark.parametrize("store", ["mongo"], indirect=True)
+def test_publications_and_languages_are_read_from_the_kept_totals_not_the_articles(store) -> None:
+    store.upsert_articles(
+        [article(f"https://p/{i}", "Water.", publication=f"pub{i % 3}", language="en") for i in range(9)]
+    )
+    store.upsert_articles([article("https://p/x", "Water.", publication="other", language="")])
+    LISTENER.commands.clear()
+    LISTENER.recording = True
+    try:
+        values = store.distinct_values("publication"), store.distinct_values("language")
+    finally:
+        LISTENER.recording = False
+    assert values == ({"pub0", "pub1", "pub2", "other"}, {"en"})
+    assert LISTENER.commands and all(collection != "articles" for _, collection in LISTENER.commands)
