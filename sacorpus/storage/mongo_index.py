@@ -35,6 +35,8 @@ from sacorpus.storage.mongo_filter import mongo_where
 from sacorpus.storage.mongo_groups import (
     GROUPS,
     GROUPS_READY,
+    MONTHS,
+    convert_to_months,
     create_group_indexes,
     group_changes,
     group_rows,
@@ -84,7 +86,7 @@ def kept_values(db: Any, name: str) -> set[str]:
 
 #: raised whenever the store's indexes or collections change: a database whose state names another
 #: version has them created (and older layouts converted) when it opens
-INDEX_VERSION = 2  # 2: the search terms in postings, not in the articles
+INDEX_VERSION = 2  # 2: the search terms in postings, not in the articles; group totals by month
 _INDEXES_STATE = "schema:indexes"
 
 
@@ -110,6 +112,7 @@ def ensure_indexes(db: Any, article_fields: Iterable[str]) -> None:
     create_comment_indexes(db)
     convert_legacy(db, COUNTS_READY)
     convert_terms(db, TERMS_READY)
+    convert_to_months(db)
     db.state.update_one({"_id": _INDEXES_STATE}, {"$set": {"value": INDEX_VERSION}}, upsert=True)
 
 
@@ -261,6 +264,7 @@ class MongoCorpusIndex:
                 self.db[WORDS].delete_many({})
                 self.db.count_totals.delete_many({})
                 self.db[GROUPS].delete_many({})
+                self.db[MONTHS].delete_many({})
                 self._reset_indexes([GROUPS_READY])
             self.db.state.delete_one({"_id": name})
             self._ready[name] = False

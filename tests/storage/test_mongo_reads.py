@@ -16,6 +16,7 @@ from test_corpus_index_contract import SPLIT, article, recount, urls
 from sacorpus.storage.counts import ALL, StoreFilter
 from sacorpus.storage.maintenance import FTS, check_counts, compact
 from sacorpus.storage.mongo_counts import LEGACY, WORDS, escape, insert_word_counts, unescape
+from sacorpus.storage.mongo_groups import GROUPS_READY
 from sacorpus.storage.mongo_terms import RUNS_READY, search_terms
 
 
@@ -208,3 +209,35 @@ def test_publications_and_languages_are_read_from_the_kept_totals_not_the_articl
         LISTENER.recording = False
     assert values == ({"pub0", "pub1", "pub2", "other"}, {"en"})
     assert LISTENER.commands and all(collection != "articles" for _, collection in LISTENER.commands)
+
+
+@pytest.mark.parametrize("store", ["mongo"], indirect=True)
+def test_group_counts_by_month_read_the_month_totals_and_equal_the_articles(store) -> None:
+    days = ("2023-01-05", "2023-01-31", "2023-05-10", "2023-05-11", "2024-02-29", None)
+    store.upsert_articles(
+        [
+            article(f"https://g/{i}", "Water here.", published_at=day, publication=f"p{i % 2}")
+            for i, day in enumerate(days * 3)
+        ]
+    )
+    store.update_fields("https://g/0", {"dedup_label": "duplicate"})
+    filters = [
+        StoreFilter(),
+        StoreFilter(since="2023-05", until="2024"),
+        StoreFilter(publications=("p1",), until="2023-05", exclude_duplicates=True),
+        StoreFilter(since="2023-05-11"),  # a day: the day totals
+    ]
+    LISTENER.commands.clear()
+    LISTENER.recording = True
+    try:
+        kept = [sorted(store.group_counts(f), key=repr) for f in filters]
+    finally:
+        LISTENER.recording = False
+    read = [collection for name, collection in LISTENER.commands if name == "find"]
+    assert read == ["group_months", "group_months", "group_months", "group_totals"]
+    store.db.group_months.drop()
+    store.db.state.delete_one({"_id": "schema:indexes"})  # a store that kept only the days
+    reopened(store)
+    assert [sorted(store.group_counts(f), key=repr) for f in filters] == kept
+    store._ready[GROUPS_READY] = False  # the aggregation over the articles
+    assert [sorted(store.group_counts(f), key=repr) for f in filters] == kept and kept[1]
