@@ -5,8 +5,8 @@ Why: article ``i`` of a store of ``n`` holds the same body, HTML, text and token
 differs. Writing ``n`` articles through ``upsert_articles`` on SecantusDB (a MongoDB-wire server in
 Python) compresses the same pages again and upserts their counts one batch at a time: a 10,000-article
 build was stopped after 28 minutes. This makes each distinct row's document once with the store's own
-``_to_doc`` (compact layout, terms), inserts a copy per article with its own URL, dates and label
-(``insert_many``: the store is new), and writes the kept counts once, summed over the articles that
+``_to_doc`` (compact layout) and search terms, inserts a copy per article with its own URL, dates and label
+(``insert_many``: the store is new) and posts its terms (the store's own ``post``), and writes the kept counts once, summed over the articles that
 share a text and a count key, through the store's own ``_apply_delta``. The result is the store the
 slow path would write; ``scrapy wordlist --check`` proves the counts.
 """
@@ -27,6 +27,8 @@ from sacorpus.storage.counts import ALL, CountDelta, count_key, is_word
 from sacorpus.storage.mongo import MongoStore, _to_doc
 from sacorpus.storage.mongo_counts import insert_word_counts
 from sacorpus.storage.mongo_groups import group_changes, write_group_changes
+from sacorpus.storage.mongo_postings import post
+from sacorpus.storage.mongo_terms import search_terms
 from sacorpus.storage.sqlite import SQLiteStore
 
 #: MongoDB's target: within this many times SQLite's time at the same size
@@ -45,6 +47,7 @@ def cloned_mongo(store: MongoStore, base: Path, base_n: int, n: int) -> float:
     sharing: Counter[tuple[Any, int]] = Counter()  # (counts key, text) -> articles
     totals: dict[Any, list[int]] = {}
     chunk: list[dict[str, Any]] = []
+    postings: list[tuple[str, list[str]]] = []
     groups: dict[tuple[Any, ...], list[int]] = {}
     done = 0
     source = SQLiteStore(str(base), spill_path=str(base.parent / "mongo-clone-spill.jsonl"))
@@ -54,7 +57,8 @@ def cloned_mongo(store: MongoStore, base: Path, base_n: int, n: int) -> float:
             if i >= n:  # a smaller store: the first n rows (their pages are those of article i)
                 continue
             doc = _to_doc(record, store.zstd_level)
-            store.vocabulary.add(store.db, [doc])
+            terms = search_terms(record)
+            store.vocabulary.add(store.db, [terms])
             content = hash((record.get("title"), record.get("text")))
             if content not in words_of:
                 tokens = record.get("tokens") or []
@@ -63,6 +67,7 @@ def cloned_mongo(store: MongoStore, base: Path, base_n: int, n: int) -> float:
                 mine = varying(j, n)
                 copy = {**doc, **mine, "_order": f"{mine['fetched_at']}\t{mine['url']}"}
                 chunk.append(copy)
+                postings.append((copy["_order"], terms))
                 for group, total in group_changes([], [copy]).items():
                     kept = groups.setdefault(group, [0, 0, 0])
                     for k in range(3):
@@ -75,13 +80,16 @@ def cloned_mongo(store: MongoStore, base: Path, base_n: int, n: int) -> float:
                     total[1] += int(record.get("token_count") or 0)
                     total[2] += int(record.get("word_count") or 0)
                 if len(chunk) >= INSERT_BATCH:
+                    post(store.db, postings)
                     store.db.articles.insert_many(chunk, ordered=False)
                     done += len(chunk)
                     chunk.clear()
+                    postings.clear()
                     if done % 10_000 == 0:
                         rate = done / (time.perf_counter() - start)
                         print(f"  mongo: {done} articles, {rate:.0f}/s", file=sys.stderr)
     if chunk:
+        post(store.db, postings)
         store.db.articles.insert_many(chunk, ordered=False)
     delta = CountDelta()
     for (key, content), articles in sharing.items():

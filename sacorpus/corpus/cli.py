@@ -175,7 +175,7 @@ def quiet_broken_pipe() -> Iterator[None]:
 @contextlib.contextmanager
 def open_corpus(settings: Any) -> Iterator[ArticleStore]:
     """The configured store (SACORPUS_STORE), opened for reading; raises StorageError."""
-    from sacorpus.storage.base import store_from_settings
+    from sacorpus.storage.base import setting, store_from_settings
 
     if hasattr(settings, "copy") and settings.get("SACORPUS_CORPUS_SQLITE_CACHE_MB") is not None:
         # a read streams rows once: a small page cache and memory map keep the resident memory low
@@ -184,6 +184,11 @@ def open_corpus(settings: Any) -> Iterator[ArticleStore]:
         settings.set(
             "SACORPUS_SQLITE_CACHE_MB", settings.getint("SACORPUS_CORPUS_SQLITE_CACHE_MB"), priority=50
         )
+    uri = setting(settings, "MONGO_URI")
+    if uri:  # a MongoDB store without TLS: pymongo need not import pyOpenSSL (mongo_tls)
+        from sacorpus.storage.mongo_tls import skip_pyopenssl
+
+        skip_pyopenssl(str(uri))
     store = store_from_settings(settings)
     check_store_exists(store)
     with store:

@@ -18,6 +18,7 @@ INDEXES = (FTS, COUNTS)
 #: what the indexes read of an article
 INDEX_FIELDS = (
     "url",
+    "fetched_at",  # the key the search terms are posted under (MongoDB)
     "publication",
     "published_at",
     "language",

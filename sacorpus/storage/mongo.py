@@ -16,8 +16,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Self
 from urllib.parse import urlsplit
 
-import bson
-from bson import Binary
 from pymongo import ASCENDING, MongoClient, UpdateOne
 from pymongo.errors import PyMongoError
 
@@ -32,20 +30,22 @@ from sacorpus.storage.base import (
     spill_path_for,
 )
 from sacorpus.storage.counts import CountDelta, StoreFilter, count_key
-from sacorpus.storage.layout import LayoutError, join_record, split_record
 from sacorpus.storage.mongo_comments import MongoComments
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
+from sacorpus.storage.mongo_documents import _from_doc, _to_doc
 from sacorpus.storage.mongo_filter import mongo_where
 from sacorpus.storage.mongo_index import (
     COUNTS_READY,
     TERMS_READY,
     MongoCorpusIndex,
     ensure_indexes,
+    kept_values,
 )
-from sacorpus.storage.mongo_paging import ordered_pages
+from sacorpus.storage.mongo_paging import keyed_pages, ordered_pages
+from sacorpus.storage.mongo_postings import Changes, order_key, post, posting_changes, pull
 from sacorpus.storage.mongo_relabels import MongoRelabels
 from sacorpus.storage.mongo_runs import MongoRunRecords
-from sacorpus.storage.mongo_terms import TermVocabulary, search_terms, terms_condition
+from sacorpus.storage.mongo_terms import TermVocabulary, narrowed_keys, search_terms
 from sacorpus.storage.queries import GROUP_FIELDS
 
 logger = logging.getLogger(__name__)
@@ -64,76 +64,13 @@ def with_direct_connection(uri: str) -> str:
 
 #: how long the client waits for a heartbeat answer before it counts the server as gone (see open)
 HEARTBEAT_PATIENCE_MS = 60_000
-#: MongoDB refuses documents over 16 MiB; a record is trimmed below this, largest stored parts first
-MAX_DOC_BYTES = 15 * 1024 * 1024
-_TRIM_ORDER = (
-    "html_z",
-    "body_z",
-    "tokens_z",
-    "terms",
-    "token_offsets",
-    "tokens",
-    "paragraph_languages",
-    "sentences",
-    "links",
-    "quotes",
+#: fields kept packed, in the search terms or in the key the terms are posted under: their change
+#: rewrites the article (and posts it again)
+_PACKED_CHANGE = frozenset(
+    {"tokens", "token_offsets", "text", "title", "body", "html", "_packed", "fetched_at"}
 )
-
-
-def _binary(value: bytes | None) -> Binary | None:
-    return Binary(value) if value is not None else None
-
-
-def _to_doc(record: Mapping[str, Any], level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL) -> dict[str, Any]:
-    """The stored document in the compact layout (zstd body ``body_z``, the HTML as a delta of the body
-    ``html_z``, packed tokens ``tokens_z``, the inverted index ``terms``), trimmed of its largest stored
-    parts, HTML first, and flagged in ``problems`` when it is too large for MongoDB."""
-    if not record.get("url"):
-        raise StorageError("a record without url cannot be stored")
-    try:
-        doc, body, html, tokens = split_record({k: v for k, v in record.items() if k != "_id"}, level)
-    except LayoutError as exc:
-        raise StorageError(f"record {record.get('url')!r} cannot be stored: {exc}") from exc
-    doc["body_z"], doc["html_z"], doc["tokens_z"] = _binary(body), _binary(html), _binary(tokens)
-    doc["terms"] = search_terms(record)
-    doc["fetched_at"] = record.get("fetched_at") or ""
-    # one indexed key for (fetched_at, url) order: keyset paging without $or (a scan on SecantusDB)
-    doc["_order"] = f"{doc['fetched_at']}\t{doc['url']}"
-    return _fit(doc)
-
-
-def _fit(doc: dict[str, Any]) -> dict[str, Any]:
-    if len(bson.encode(doc)) <= MAX_DOC_BYTES:
-        return doc
-    trimmed = []
-    for name in _TRIM_ORDER:
-        if doc.get(name):
-            doc[name] = None if name.endswith("_z") else []
-            trimmed.append(name.removesuffix("_z"))
-            if len(bson.encode(doc)) <= MAX_DOC_BYTES:
-                break
-    if len(bson.encode(doc)) > MAX_DOC_BYTES:  # the text itself: keep what fits
-        doc["text"] = (doc.get("text") or "")[: MAX_DOC_BYTES // 8]
-        trimmed.append("text")
-    doc["problems"] = [*list(doc.get("problems") or []), "store:trimmed:" + "+".join(trimmed)]
-    return doc
-
-
-def _from_doc(doc: Mapping[str, Any], with_body: bool = True) -> dict[str, Any]:
-    record = {k: v for k, v in doc.items() if k not in _HIDDEN}
-    body = doc.get("body_z") if with_body or doc.get("html_z") is not None else None
-    try:
-        record = join_record(record, body, doc.get("html_z"), doc.get("tokens_z"))
-    except LayoutError as exc:
-        raise StorageError(f"the stored document of {doc.get('url')!r} cannot be decoded: {exc}") from exc
-    if not with_body:
-        record["body"] = None
-    return record
-
-
-_HIDDEN = ("_id", "body_z", "html_z", "tokens_z", "_order", "terms")
-#: fields kept packed or in the terms: their change rewrites the article
-_PACKED_CHANGE = frozenset({"tokens", "token_offsets", "text", "title", "body", "html", "_packed"})
+#: fields the kept count totals are keyed by (their name there): their values are read from them
+_KEPT_KEY_FIELDS = {"publication": "p", "language": "l"}
 #: fields of the count key or the group totals: their change moves the article's counts
 _KEY_CHANGE = frozenset(
     {"publication", "published_at", "language", "dedup_label", "page_type", "token_count", "word_count"}
@@ -245,18 +182,37 @@ class MongoStore(
         ops = [UpdateOne({"url": d["url"]}, {"$set": d}, upsert=True) for d in docs]
         try:
             self._settle_noted(str(r["url"]) for r in records)
-            old = self._previous([str(r["url"]) for r in records])
-            self.vocabulary.add(self.db, docs)  # first: a term in no article finds none, never the reverse
+            old = self._previous([str(r["url"]) for r in records], postings=True)
+            # first: a term in no article finds none, never the reverse
+            added, removed = self._posting_changes(old, records, docs)
+            post(self.db, added)
             self.db.articles.bulk_write(ops, ordered=False)
+            pull(self.db, removed)
             self._index_write(old, records)
         except PyMongoError as exc:
             raise self._failure(exc, f"upsert of {len(ops)} articles into {self!r} failed") from exc
 
-    def _previous(self, urls: list[str]) -> dict[str, dict[str, Any]]:
-        """The stored versions of these URLs, as much as the kept counts need (none when not kept)."""
-        if not self._ready.get(COUNTS_READY):
+    def _posting_changes(
+        self, old: Mapping[str, Mapping[str, Any]], records: list[dict[str, Any]], docs: list[dict[str, Any]]
+    ) -> Changes:
+        """The postings a write adds (before it) and pulls (after it); the new terms in the vocabulary."""
+        terms = [search_terms(r) for r in records]
+        self.vocabulary.add(self.db, terms)
+        articles: list[tuple[str | None, list[str], str, list[str]]] = []
+        for record, doc, new in zip(records, docs, terms, strict=True):
+            before = old.get(str(record["url"]))
+            if before is None:
+                articles.append((None, [], doc["_order"], new))
+            else:
+                articles.append((order_key(before), search_terms(before), doc["_order"], new))
+        return posting_changes(articles)
+
+    def _previous(self, urls: list[str], postings: bool = False) -> dict[str, dict[str, Any]]:
+        """The stored versions of these URLs, as much as the kept counts and (``postings``) the
+        postings need (none when the counts are not kept and the postings not asked for)."""
+        if not (postings or self._ready.get(COUNTS_READY)):
             return {}
-        fields = (*GROUP_FIELDS, "text", "tokens", "tokens_z", "_packed")
+        fields = (*GROUP_FIELDS, "fetched_at", "title", "text", "tokens", "tokens_z", "_packed")
         found: dict[str, dict[str, Any]] = {}
         for i in range(0, len(urls), IN_CHUNK):
             for doc in self.db.articles.find(
@@ -302,6 +258,8 @@ class MongoStore(
         if field not in INDEXED_FIELDS:
             raise ValueError(f"{field!r} is not an indexed field")
         try:
+            if field in _KEPT_KEY_FIELDS and self._ready.get(COUNTS_READY):
+                return kept_values(self.db, _KEPT_KEY_FIELDS[field])
             values = self.db.articles.distinct(field)
         except PyMongoError as exc:
             raise self._failure(exc) from exc
@@ -316,9 +274,9 @@ class MongoStore(
         tokens: Iterable[str] = (),
         batch_size: int = 500,
     ) -> Iterator[dict[str, Any]]:
-        """Documents passing ``where`` in ``_order``; narrowed by ``terms`` to those holding the
+        """Documents passing ``where`` in ``_order``; narrowed by the postings to those holding the
         longest of ``tokens`` (whole tokens, casefolded), else a term holding a run of the
-        ``substrings`` (:func:`terms_condition`); the caller checks each record."""
+        ``substrings`` (:func:`narrowed_keys`); the caller checks each record."""
         wanted = set(fields) | {"url"} if fields is not None else None
         with_body = wanted is None or "body" in wanted
         projection: dict[str, int] | None = None
@@ -331,12 +289,18 @@ class MongoStore(
             if {"tokens", "token_offsets"} & wanted:  # tokens are kept as spans of the text
                 projection.update(tokens_z=1, _packed=1, text=1)
         base = mongo_where(where)
+        keys = None
         if self.index_ready(TERMS_READY):
             try:
-                base.update(terms_condition(self.db, substrings, tokens))
+                keys = narrowed_keys(self.db, substrings, tokens)
             except PyMongoError as exc:
                 raise self._failure(exc) from exc
-        for doc in ordered_pages(self.db.articles, base, projection, batch_size, self._failure):
+        pages = (
+            ordered_pages(self.db.articles, base, projection, batch_size, self._failure)
+            if keys is None
+            else keyed_pages(self.db.articles, keys, base, projection, self._failure)
+        )
+        for doc in pages:
             record = _from_doc(doc, with_body)
             if not with_body:
                 record.pop("body", None)
@@ -353,9 +317,6 @@ class MongoStore(
             return True
         # a relabel: the fields set in place, the counts moved from the stored tokens (bodies untouched)
         old = self._previous([url]).get(url) if _KEY_CHANGE & set(fields) else None
-        if "fetched_at" in fields:
-            fields["fetched_at"] = fields["fetched_at"] or ""
-            fields["_order"] = f"{fields['fetched_at']}\t{url}"
         if not fields:
             return bool(self.has_urls([url]))
         try:

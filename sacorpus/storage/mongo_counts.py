@@ -22,7 +22,7 @@ import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from pymongo import ASCENDING, DeleteOne, UpdateOne
+from pymongo import ASCENDING, DeleteOne, UpdateMany, UpdateOne
 
 from sacorpus.storage.counts import CountDelta, CountKey
 
@@ -66,7 +66,9 @@ def create_word_indexes(db: Any) -> None:
     db[WORDS].create_index([(k, ASCENDING) for k in KEY_FIELDS])
 
 
-def in_requests(collection: Any, ops: Sequence[UpdateOne | DeleteOne], sizes: Sequence[int]) -> None:
+def in_requests(
+    collection: Any, ops: Sequence[UpdateOne | UpdateMany | DeleteOne], sizes: Sequence[int]
+) -> None:
     """``ops`` (independent of each other: unordered) in requests of at most COUNT_OPS_PER_REQUEST
     count changes (``sizes``: the changes of each op, none above the bound)."""
     start, changes = 0, 0

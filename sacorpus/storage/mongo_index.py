@@ -1,10 +1,8 @@
 """The MongoDB store's corpus indexes: an inverted token index, kept word counts, grouped stats.
 
-Why an array of terms in each article: SecantusDB has no text index, and a multikey index on
-``terms`` (the article's distinct casefolded word tokens) answers "articles containing these words"
-with ``$all``; it lives in the article document, so it is written, replaced and dropped with it. It
-narrows KWIC and collocations (whole tokens); a substring search is verified by a scan of the
-filtered articles. The kept counts are documents updated with ``$inc`` in bulk after the article
+Why postings: SecantusDB has no text index; the articles holding a term are listed in a few small
+documents of their own (``mongo_postings``), which narrow KWIC and collocations (whole tokens) and
+searches (runs of the text) to the articles they name; each record is verified by the caller. The kept counts are documents updated with ``$inc`` in bulk after the article
 write (SecantusDB has no multi-document transactions: ``scrapy wordlist --check`` finds drift after a
 crash between the two writes and ``--rebuild-counts`` repairs it).
 """
@@ -37,10 +35,19 @@ from sacorpus.storage.mongo_filter import mongo_where
 from sacorpus.storage.mongo_groups import (
     GROUPS,
     GROUPS_READY,
+    MONTHS,
+    convert_to_months,
     create_group_indexes,
     group_changes,
     group_rows,
     write_group_changes,
+)
+from sacorpus.storage.mongo_postings import (
+    clear_postings,
+    convert_terms,
+    create_posting_indexes,
+    order_key,
+    post,
 )
 from sacorpus.storage.mongo_terms import RUNS_READY, TermVocabulary, search_terms
 
@@ -68,9 +75,18 @@ def _count_query(where: StoreFilter) -> dict[str, Any] | None:
     return query
 
 
+def kept_values(db: Any, name: str) -> set[str]:
+    """The publications (``p``) or languages (``l``) of the stored articles, from the kept count
+    totals (a few hundred small documents; ``distinct`` over the articles read every one whole on
+    SecantusDB). A totals row with articles is kept per (publication, month, language, label); the
+    corpus-wide rows have the month ``ALL``, which no article's month is."""
+    values = {doc.get(name) for doc in db.count_totals.find({"m": {"$ne": ALL}}, {name: 1, "_id": 0})}
+    return {str(v) for v in values if v not in (None, "")}
+
+
 #: raised whenever the store's indexes or collections change: a database whose state names another
 #: version has them created (and older layouts converted) when it opens
-INDEX_VERSION = 1
+INDEX_VERSION = 2  # 2: the search terms in postings, not in the articles; group totals by month
 _INDEXES_STATE = "schema:indexes"
 
 
@@ -89,12 +105,14 @@ def ensure_indexes(db: Any, article_fields: Iterable[str]) -> None:
     for name in ("text_hash", "canonical_key", "slug_key"):
         db.dedup_docs.create_index([(name, ASCENDING)])
     db.run_health.create_index([("publication", ASCENDING), ("finished_at", ASCENDING)])
-    db.articles.create_index([("terms", ASCENDING)])
+    create_posting_indexes(db)
     create_word_indexes(db)
     create_group_indexes(db)
     db.count_totals.create_index([(k, ASCENDING) for k in _KEY])
     create_comment_indexes(db)
     convert_legacy(db, COUNTS_READY)
+    convert_terms(db, TERMS_READY)
+    convert_to_months(db)
     db.state.update_one({"_id": _INDEXES_STATE}, {"$set": {"value": INDEX_VERSION}}, upsert=True)
 
 
@@ -240,11 +258,13 @@ class MongoCorpusIndex:
     def _reset_indexes(self, names: Iterable[str]) -> None:
         for name in names:
             if name == TERMS_READY:
+                clear_postings(self.db)
                 self._reset_indexes([RUNS_READY])
             if name == COUNTS_READY:
                 self.db[WORDS].delete_many({})
                 self.db.count_totals.delete_many({})
                 self.db[GROUPS].delete_many({})
+                self.db[MONTHS].delete_many({})
                 self._reset_indexes([GROUPS_READY])
             self.db.state.delete_one({"_id": name})
             self._ready[name] = False
@@ -252,11 +272,9 @@ class MongoCorpusIndex:
     def _index_batch(self, records: Sequence[Mapping[str, Any]], names: Iterable[str]) -> None:
         names = set(names)
         if TERMS_READY in names:
-            terms = [{"url": r["url"], "terms": search_terms(r)} for r in records]
+            terms = [search_terms(r) for r in records]
             self.vocabulary.add(self.db, terms)
-            ops = [UpdateOne({"url": t["url"]}, {"$set": {"terms": t["terms"]}}) for t in terms]
-            if ops:
-                self.db.articles.bulk_write(ops, ordered=False)
+            post(self.db, [(order_key(r), t) for r, t in zip(records, terms, strict=True)])
         if COUNTS_READY in names:
             delta = CountDelta()
             for record in records:

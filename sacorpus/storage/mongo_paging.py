@@ -15,7 +15,7 @@ readers' comments are both read this way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from pymongo import ASCENDING
@@ -47,6 +47,25 @@ def ordered_pages(
         bound = {"$in": page} if query else {"$gte": page[0], "$lte": page[-1]}
         try:
             docs = list(collection.find({"_order": bound, **query}, projection).sort("_order", ASCENDING))
+        except PyMongoError as exc:
+            raise failure(exc) from exc
+        yield from docs
+
+
+def keyed_pages(
+    collection: Collection[Any],
+    keys: Sequence[str],
+    query: Mapping[str, Any],
+    projection: Mapping[str, Any] | None,
+    failure: Callable[[PyMongoError], Exception],
+) -> Iterator[dict[str, Any]]:
+    """The documents among ``keys`` (sorted ``_order`` keys, as the postings give them) that match
+    ``query``, in ``_order``: pages of known keys without reading the keys first."""
+    for start in range(0, len(keys), IN_PAGE):
+        page = list(keys[start : start + IN_PAGE])
+        try:
+            cursor = collection.find({"_order": {"$in": page}, **query}, projection)
+            docs = list(cursor.sort("_order", ASCENDING))
         except PyMongoError as exc:
             raise failure(exc) from exc
         yield from docs

@@ -1,5 +1,5 @@
-"""The MongoDB store's search terms: what an article's ``terms`` array holds, the vocabulary of every
-term stored, and how a search's substrings narrow the articles by them.
+"""The MongoDB store's search terms: what an article is posted under (``mongo_postings``), the
+vocabulary of every term stored, and how a search's substrings narrow the articles by them.
 
 Why runs as well as tokens: a substring search ("water", the literal parts of a regex) matches
 inside words and across the tokenizer's splits ("cannot" is the tokens ``can`` ``not``), so whole
@@ -26,6 +26,7 @@ from pymongo import UpdateOne
 
 from sacorpus.storage.counts import index_text, is_word
 from sacorpus.storage.mongo_counts import bucket, escape, in_requests, unescape
+from sacorpus.storage.mongo_postings import posted_keys
 
 VOCABULARY = "term_vocabulary"
 RUNS_READY = "index:terms-runs"
@@ -56,10 +57,11 @@ class TermVocabulary:
     def __init__(self) -> None:
         self.written: set[str] = set()
 
-    def add(self, db: Any, docs: Iterable[Mapping[str, Any]]) -> None:
+    def add(self, db: Any, term_lists: Iterable[Iterable[str]]) -> None:
+        """Add the terms of each article (each list: an article's :func:`search_terms`)."""
         fields: dict[int, dict[str, int]] = {}
-        for doc in docs:
-            for term in doc.get("terms") or ():
+        for terms in term_lists:
+            for term in terms:
                 if term not in self.written:
                     fields.setdefault(bucket(term), {})["t." + escape(term)] = 1
         ops, sizes = [], []
@@ -90,14 +92,14 @@ def narrowing_terms(db: Any, substrings: Sequence[str]) -> list[str] | None:
     return best if best is not None and len(best) <= MAX_NARROWING_TERMS else None
 
 
-def terms_condition(db: Any, substrings: Iterable[str], tokens: Iterable[str]) -> dict[str, Any]:
-    """The ``terms`` condition of a query: the longest of ``tokens`` (likely the rarest), else one of
-    the terms holding a run of the substrings. Why one equality or one ``$in`` and never ``$all``:
-    SecantusDB looks nothing else up in the index (``$all`` read every article); the caller checks
-    every record, so the rest of the tokens need not narrow."""
+def narrowed_keys(db: Any, substrings: Iterable[str], tokens: Iterable[str]) -> list[str] | None:
+    """The keys of the articles posted under the longest of ``tokens`` (likely the rarest), else
+    under one of the terms holding a run of the substrings; None when nothing narrows (the caller
+    reads every article). Why one term and never all: the caller checks every record, so the rest
+    of the tokens need not narrow, and each term more is a read of its postings."""
     whole = sorted({t.casefold() for t in tokens}, key=lambda t: (-len(t), t))
     if whole:
-        return {"terms": whole[0]}
+        return posted_keys(db, whole[:1])
     substrings = list(substrings)
     inner = narrowing_terms(db, substrings) if substrings else None
-    return {"terms": {"$in": inner}} if inner is not None else {}
+    return posted_keys(db, inner) if inner is not None else None
