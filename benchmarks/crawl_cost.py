@@ -41,6 +41,8 @@ sys.path.insert(0, str(REPO))
 
 #: resident memory is noted after every this many pages (``--rss-every``)
 RSS_EVERY = int(os.environ.get("CRAWL_COST_RSS_EVERY", "1000"))
+#: the anonymous RSS after this many pages and at the end are printed side by side (is the heap flat?)
+FLAT_FROM = 1000
 PER_SITEMAP = 1000  # below SACORPUS_SOURCE_MAX_ENTRIES: every page is listed and fetched
 PUBLICATION = """name = "Crawl cost bench"
 home = "http://bench.sacorpus.invalid/"
@@ -128,6 +130,8 @@ class Meter:
         self.kids0 = self.kids1 = 0.0
         self.wall0 = self.wall1 = 0.0
         self.peak_tree = 0
+        self.peak_anon = 0  # MB, sampled every 100 pages and at the end
+        self.anon_at: dict[str, int] = {}  # anonymous RSS MB after FLAT_FROM pages and at the end
         self.snapshot: tracemalloc.Snapshot | None = None
         crawler.signals.connect(self.started, signal=signals.engine_started)
         crawler.signals.connect(self.stopped, signal=signals.engine_stopped)
@@ -144,6 +148,8 @@ class Meter:
         self.cpu1, self.kids1 = time.process_time(), _children_cpu()
         self.wall1 = time.monotonic()
         self.rss.append(f"end {_rss_mb()}")
+        self.anon_at["end"] = _anon_mb()
+        self.peak_anon = max(self.peak_anon, self.anon_at["end"])
         if self.snapshot is not None:
             grown = tracemalloc.take_snapshot().compare_to(self.snapshot, "traceback")
             print(f"Python memory grown since page {RSS_EVERY}, largest first:", file=sys.stderr)
@@ -158,6 +164,9 @@ class Meter:
         self.pages += 1
         if self.pages % 100 == 0:
             self.peak_tree = max(self.peak_tree, _tree_rss_kb())
+            self.peak_anon = max(self.peak_anon, _anon_mb())
+        if self.pages == FLAT_FROM:
+            self.anon_at[str(FLAT_FROM)] = _anon_mb()
         if self.pages % RSS_EVERY == 0:
             self.rss.append(f"{self.pages}: {_rss_mb()} tree {_tree_rss_kb() // 1024}")
             print(f"{self.crawler.spider.name}: RSS MB after {self.rss[-1]}", file=sys.stderr, flush=True)
@@ -175,6 +184,8 @@ class Meter:
             "peak_mb": peak,
             "peak_tree_mb": max(peak, self.peak_tree / 1024),
             "rss": self.rss,
+            "peak_anon_mb": self.peak_anon,
+            "anon_at": self.anon_at,
             "stored": stats.get("sacorpus/store/stored", stats.get("item_scraped_count", 0)),
             "workers": {k.split("/")[-1]: v for k, v in stats.items() if k.startswith("sacorpus/workers/")},
         }
@@ -201,6 +212,12 @@ def _tree_rss_kb() -> int:
         except OSError:
             continue
     return total
+
+
+def _anon_mb() -> int:
+    """Anonymous resident MB of this process: its heap, without mapped files."""
+    with open("/proc/self/status") as fh:
+        return next((int(line.split()[1]) // 1024 for line in fh if line.startswith("RssAnon:")), 0)
 
 
 def _rss_mb() -> str:
@@ -377,6 +394,19 @@ def profile_summary(path: Path, pages: int) -> None:
         print(f"  {1000 * tt / pages:8.2f}  {stage}")
 
 
+def memory_line(kind: str, r: dict[str, Any]) -> str:
+    """``memory:`` peak RSS and the anonymous RSS at FLAT_FROM pages and at the end, and their growth."""
+    anon = r.get("anon_at") or {}
+    first, end = anon.get(str(FLAT_FROM)), anon.get("end")
+    growth = f"{100 * (end - first) / first:+.0f}%" if first and end is not None else "n/a"
+    at_first = f"{first} MB" if first is not None else f"n/a (under {FLAT_FROM} pages)"
+    return (
+        f"memory: {kind} peak RSS {r['peak_mb']:.0f} MB (with workers {r['peak_tree_mb']:.0f} MB), peak anon "
+        f"{r.get('peak_anon_mb', 0)} MB; anon RSS {at_first} at {FLAT_FROM} pages, {end} MB at the end "
+        f"({r['pages']} pages): {growth}"
+    )
+
+
 def run_child(kind: str, base: str, work: Path, args: argparse.Namespace) -> dict[str, Any]:
     out = work / f"{kind}.json"
     env = dict(os.environ, SACORPUS_PUBLICATIONS_DIR=str(work / "publications"))
@@ -443,6 +473,7 @@ def main() -> int:
                 f"  peak {r['peak_mb']:6.0f} MB main, {r['peak_tree_mb']:6.0f} MB with workers"
                 f"  wall {r['wall_s']:6.1f} s  RSS MB (anon + file) {r['rss']}"
             )
+            print(memory_line(kind, r))
             if r.get("workers"):
                 print(f"       workers: {r['workers']}")
             stages = r.get("stages") or {}

@@ -1,13 +1,19 @@
 """Stage 900: write articles to the store (SQLite or MongoDB), batched, off the reactor thread.
 
 Why batched and threaded: pymongo and sqlite3 block; one write per item on the reactor thread
-would stall every download. Items are buffered (``SACORPUS_STORE_BATCH_SIZE``, also flushed every
-``SACORPUS_STORE_FLUSH_SECONDS`` and on close) and written by one dedicated worker thread.
+would stall every download. Items are buffered (``SACORPUS_STORE_BATCH_SIZE`` items or
+``SACORPUS_STORE_BATCH_MB`` of text, HTML and body, also flushed every ``SACORPUS_STORE_FLUSH_SECONDS``
+and on close) and written by one dedicated worker thread.
+
+Why back-pressure: an item returns at once while its batch waits for the thread, so a writer slower
+than the pipeline let the waiting batches, and every page's HTML in them, grow without bound. While
+``SACORPUS_STORE_MAX_PENDING`` batches wait, an item waits before it joins the buffer, which
+holds up Scrapy's scraper and so the downloads (``sacorpus/store/waited`` counts those waits).
 
 Why the spill file: a storage outage must never lose fetched articles. A batch that cannot be
 written is retried with exponential backoff (``SACORPUS_STORE_RETRIES``,
-``SACORPUS_STORE_RETRY_BACKOFF`` seconds), in the background so the pipeline never waits on an
-outage; then it is appended as JSONL (body base64) to that store's own spill file (under
+``SACORPUS_STORE_RETRY_BACKOFF`` seconds), in the background so the pipeline waits on an outage
+only while ``SACORPUS_STORE_MAX_PENDING`` batches are behind; then it is appended as JSONL (body base64) to that store's own spill file (under
 ``SACORPUS_STORE_SPILL_DIR``) and counted as ``sacorpus/store/spilled``, and the run exits non-zero; the
 same store re-imports the file the next time it is opened. After a failed batch the store counts as down
 for ``SACORPUS_STORE_COOLOFF_SECONDS`` and later batches spill at once. The item itself passes on
@@ -100,6 +106,8 @@ class BatchedStoreStage:
         spill_path: str | None = None,
         stats: Any = None,
         cooloff: float = 30.0,
+        batch_mb: float = defaults.SACORPUS_STORE_BATCH_MB,
+        max_pending: int = defaults.SACORPUS_STORE_MAX_PENDING,
     ) -> None:
         assert shared.store is not None
         self.shared = shared
@@ -114,9 +122,12 @@ class BatchedStoreStage:
         self.stats = stats
         self.crawler: Any = None
         self._buffer: list[dict[str, Any]] = []
+        self._buffered_chars = 0
+        self.batch_chars = max(1, int(batch_mb * 1024 * 1024))
+        self.max_pending = max(1, max_pending)
         self._worker = SerialWorker("sacorpus-store")
         self._loop: task.LoopingCall | None = None
-        self._pending: set[Any] = set()
+        self._pending: dict[Any, None] = {}  # batches under way, oldest first
         self._down_until = 0.0  # after a write failed for good: spill at once until then
         self._stored_this_run = 0
         self._shutdown_trigger: Any = None
@@ -139,6 +150,8 @@ class BatchedStoreStage:
             cooloff=settings.getfloat(
                 "SACORPUS_STORE_COOLOFF_SECONDS", defaults.SACORPUS_STORE_COOLOFF_SECONDS
             ),
+            batch_mb=settings.getfloat("SACORPUS_STORE_BATCH_MB", defaults.SACORPUS_STORE_BATCH_MB),
+            max_pending=settings.getint("SACORPUS_STORE_MAX_PENDING", defaults.SACORPUS_STORE_MAX_PENDING),
         )
         pipe.crawler = crawler
         return pipe
@@ -182,10 +195,21 @@ class BatchedStoreStage:
             return item
         # a shallow copy: the item is done with once it reaches this last stage, and a deep copy of its
         # token lists cost more CPU than the write itself
-        self._buffer.append(dict(ItemAdapter(item)))
-        if len(self._buffer) >= self.batch_size:
+        await self._room()
+        record = dict(ItemAdapter(item))
+        self._buffer.append(record)
+        self._buffered_chars += _weight(record)
+        if len(self._buffer) >= self.batch_size or self._buffered_chars >= self.batch_chars:
             self._start_flush()  # written in the background: an outage never holds up the pipeline
         return item
+
+    async def _room(self) -> None:
+        """Wait while ``max_pending`` batches wait for the store's thread (back-pressure). Checked again
+        after every wait: many items wait at once, and the first to wake may fill the place again."""
+        if len(self._pending) >= self.max_pending:
+            self.count.inc("waited")
+        while len(self._pending) >= self.max_pending:
+            await maybe_deferred_to_future(next(iter(self._pending)))
 
     def _timed_flush(self) -> None:
         self._start_flush()
@@ -196,11 +220,14 @@ class BatchedStoreStage:
         from scrapy.utils.defer import deferred_from_coro
 
         batch, self._buffer = self._buffer, []
+        self._buffered_chars = 0
         d = deferred_from_coro(self._write_batch(batch))
-        self._pending.add(d)
+        self._pending[d] = None
+        if self.stats is not None:  # how far the writer fell behind (bounded by back-pressure)
+            self.stats.max_value(f"{self.count.prefix}/max_pending", len(self._pending))
 
         def settled(result: Any) -> Any:
-            self._pending.discard(d)
+            self._pending.pop(d, None)
             return result
 
         d.addBoth(settled)
@@ -213,6 +240,7 @@ class BatchedStoreStage:
 
     async def _write_batch(self, batch: list[dict[str, Any]]) -> None:
         stored, errors, spilled, kinds = await self._worker.run(self._write, batch)
+        self.count.inc("batches")
         self._stored_this_run += stored
         for kind, n in kinds.items():
             self.count.inc(kind, n)
@@ -329,6 +357,11 @@ class BatchedStoreStage:
             total if total >= 0 else "unknown (store unreachable)",
         )
         self._worker.stop()  # the shared store is closed by SharedStore when the spider has closed
+
+
+def _weight(record: dict[str, Any]) -> int:
+    """What a buffered record weighs, roughly: the characters and bytes of its largest fields."""
+    return sum(len(v) for k in ("html", "body", "text") if isinstance(v := record.get(k), (str, bytes)))
 
 
 class StorePipeline(BatchedStoreStage):

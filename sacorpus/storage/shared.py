@@ -18,6 +18,7 @@ from typing import Any
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
+from sacorpus import settings as defaults
 from sacorpus.storage.base import ArticleStore, StorageError, store_from_settings
 from sacorpus.verdict import REFUSED
 
@@ -35,7 +36,7 @@ class SharedStore:
     @classmethod
     def from_crawler(cls, crawler: Any) -> SharedStore:
         try:
-            shared = cls(store_from_settings(crawler.settings))
+            shared = cls(store_from_settings(crawl_store_settings(crawler.settings)))
         except StorageError as exc:
             shared = cls(None, str(exc))
         shared.crawler = crawler
@@ -109,6 +110,22 @@ class SharedStore:
 
     async def spider_closed(self) -> None:
         await _in_thread(self.close)
+
+
+def crawl_store_settings(settings: Any) -> Any:
+    """The settings a crawl's store is built from: ``SACORPUS_CRAWL_SQLITE_MMAP_MB`` as its memory map.
+
+    Why apart from the corpus commands': a crawl runs for hours and its mapped store pages count in its
+    resident memory, growing with the store; a corpus command streams the store once and ends.
+    """
+    if not hasattr(settings, "copy"):
+        return settings
+    mmap_mb = settings.get("SACORPUS_CRAWL_SQLITE_MMAP_MB", defaults.SACORPUS_CRAWL_SQLITE_MMAP_MB)
+    if mmap_mb is None or mmap_mb == "":
+        return settings
+    settings = settings.copy()
+    settings.set("SACORPUS_SQLITE_MMAP_MB", int(mmap_mb), priority=50)
+    return settings
 
 
 async def _in_thread(function: Any) -> Any:

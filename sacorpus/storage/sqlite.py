@@ -92,6 +92,10 @@ _ADDED = {
 }
 
 
+def _optional_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
 class SQLiteStore(
     SQLiteCountMoves, SQLiteCorpusIndex, SQLiteDedupIndex, SQLiteRunRecords, SQLiteComments, ArticleStore
 ):
@@ -107,8 +111,10 @@ class SQLiteStore(
         dedup_max_ids: int = DEFAULT_DEDUP_MAX_IDS,
         cache_mb: int = defaults.SACORPUS_SQLITE_CACHE_MB,
         zstd_level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL,
+        mmap_mb: int | None = defaults.SACORPUS_SQLITE_MMAP_MB,
     ):
         self.zstd_level = zstd_level
+        self.mmap_mb = 4 * cache_mb if mmap_mb is None else mmap_mb
         self._ready = {}
         self._word_ids: dict[str, int] = {}
         self._deferred: CountDelta | None = None
@@ -132,6 +138,9 @@ class SQLiteStore(
             zstd_level=int(
                 setting(settings, "SACORPUS_STORE_ZSTD_LEVEL", defaults.SACORPUS_STORE_ZSTD_LEVEL)
             ),
+            mmap_mb=_optional_int(
+                setting(settings, "SACORPUS_SQLITE_MMAP_MB", defaults.SACORPUS_SQLITE_MMAP_MB)
+            ),
         )
 
     def __repr__(self) -> str:
@@ -153,7 +162,7 @@ class SQLiteStore(
             # the dedup index is read at random: keep its hot pages in memory (SQLite's default
             # 2 MB page cache makes lookups in a 100k-article index several times slower)
             conn.execute(f"PRAGMA cache_size=-{int(self.cache_mb) * 1024}")
-            conn.execute(f"PRAGMA mmap_size={int(self.cache_mb) * 4 * 1024 * 1024}")
+            conn.execute(f"PRAGMA mmap_size={int(self.mmap_mb) * 1024 * 1024}")
             conn.executescript(_SCHEMA)
             conn.executescript(RUNS_SCHEMA)
             conn.executescript(COMMENTS_SCHEMA)

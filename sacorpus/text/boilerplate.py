@@ -33,8 +33,10 @@ class LineHistory:
         self.min_pages = min_pages
         self.max_lines = max_lines
         self._pages: OrderedDict[bytes, int] = OrderedDict()
-        # title strings (whole candidates and their separator segments) -> the pages (URL keys) stating them
-        self._titles: OrderedDict[bytes, set[bytes]] = OrderedDict()
+        # title strings (whole candidates and their separator segments) -> the pages (URL keys) stating them,
+        # at most min_pages + 1 of them: a tuple (a set of four weighs 216 bytes, a tuple 88, and a
+        # publication's history holds up to max_lines of them)
+        self._titles: OrderedDict[bytes, tuple[bytes, ...]] = OrderedDict()
 
     def is_repeated_title(self, text: str, url: str | None) -> bool:
         """True when ``text`` is a title (or a segment of one) that other pages of the publication state too:
@@ -43,8 +45,8 @@ class LineHistory:
 
     def title_repeated(self, key: bytes, page: bytes) -> bool:
         """:meth:`is_repeated_title` by hashes: a page worker's answers are checked against them."""
-        pages = self._titles.get(key, set())
-        return len(pages - {page}) >= self.min_pages
+        pages = self._titles.get(key, ())
+        return sum(1 for seen in pages if seen != page) >= self.min_pages
 
     def observe_titles(self, texts: Iterable[str], url: str | None) -> None:
         """Count one page's title strings; a page fetched again (same URL) counts once."""
@@ -54,9 +56,10 @@ class LineHistory:
         """:meth:`observe_titles` by hashes, in the order the page states them (the same set, so the
         same recency order, whichever process hashed them)."""
         for key in set(keys):
-            pages = self._titles.setdefault(key, set())
-            if len(pages) <= self.min_pages:  # enough to decide; bounded memory per title
-                pages.add(page)
+            pages = self._titles.get(key, ())
+            if len(pages) <= self.min_pages and page not in pages:  # enough to decide; bounded memory
+                pages += (page,)
+            self._titles[key] = pages
             self._titles.move_to_end(key)
         while len(self._titles) > self.max_lines:
             self._titles.popitem(last=False)

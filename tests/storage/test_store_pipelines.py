@@ -171,7 +171,62 @@ def test_outage_during_the_crawl_spills_to_that_stores_file_and_reimports_exactl
     )
 
 
+def test_a_slow_store_holds_the_pipeline_back_instead_of_buffering_every_page(tmp_path: Path) -> None:
+    """Another writer holds the SQLite file: each batch waits out the lock timeout, and the items behind
+    it wait for the store's thread rather than pile up in memory as batches waiting to be written."""
+    db, spill_dir = tmp_path / "corpus.sqlite", tmp_path / "spill"
+    articles = [
+        article(f"https://iol.co.za/news/{i}", [*STORY[: 1 + i % 5], f"Item {i} of the day."], "iol", i)
+        for i in range(16)
+    ]
+    settings = (
+        f"SACORPUS_SQLITE_PATH={db}",
+        f"SACORPUS_STORE_SPILL_DIR={spill_dir}",
+        "SACORPUS_DEDUP_ENABLED=False",
+        "SACORPUS_SQLITE_TIMEOUT=0.2",
+        "SACORPUS_STORE_RETRIES=0",
+        "SACORPUS_STORE_COOLOFF_SECONDS=0",
+        "SACORPUS_STORE_BATCH_SIZE=1",
+        "SACORPUS_STORE_MAX_PENDING=2",
+    )
+    stats, _ = run_crawl(tmp_path, articles, *settings, spider_args={"lock_after": "1", "lock_db": str(db)})
+    assert stats["item_scraped_count"] == 16  # nothing dropped
+    assert stats["sacorpus/store/stored"] + stats["sacorpus/store/spilled"] == 16
+    assert stats["sacorpus/store/max_pending"] == 2
+    assert stats["sacorpus/store/waited"] >= 1
+
+
+def test_a_batch_is_written_once_its_pages_weigh_enough(tmp_path: Path) -> None:
+    db = tmp_path / "corpus.sqlite"
+    long = [f"{s} Paragraph {k} adds to a long page." for k in range(40) for s in STORY]
+    articles = [article(f"https://iol.co.za/news/long-{i}", long, "iol", i) for i in range(6)]
+    weight = len("\n".join(long)) + len(article("x", long, "iol", 0)["body"])
+    mb = 2.5 * weight / (1024 * 1024)  # a batch of three pages weighs more than this
+    settings = (f"SACORPUS_SQLITE_PATH={db}", "SACORPUS_DEDUP_ENABLED=False", f"SACORPUS_STORE_BATCH_MB={mb}")
+    stats, _ = run_crawl(tmp_path, articles, *settings)
+    assert stats["sacorpus/store/stored"] == 6
+    with SQLiteStore(str(db)) as store:
+        assert store.count() == 6
+    assert stats["sacorpus/store/batches"] == 2
+
+
 SHARED = {"sacorpus.storage.shared.SharedStore": 100}
+
+
+def test_the_crawls_store_maps_no_memory_and_the_corpus_commands_store_does(tmp_path: Path) -> None:
+    """Mapped store pages count in a long crawl's resident memory and grow with the store."""
+    db = str(tmp_path / "corpus.sqlite")
+    crawler = get_crawler(settings_dict={"EXTENSIONS": SHARED, "SACORPUS_SQLITE_PATH": db})
+    shared = StorePipeline.from_crawler(crawler).shared
+    assert isinstance(shared.store, SQLiteStore)
+    with shared.store as crawl_store, SQLiteStore(db) as other:
+        assert _mmap_size(crawl_store) == 0
+        assert _mmap_size(other) == 4 * 64 * 1024 * 1024  # 4 x SACORPUS_SQLITE_CACHE_MB
+
+
+def _mmap_size(store: SQLiteStore) -> int:
+    with store._cursor() as cur:
+        return int(cur.execute("PRAGMA mmap_size").fetchone()[0])
 
 
 @pytest.mark.parametrize("pipeline", [StorePipeline, DedupPipeline])
