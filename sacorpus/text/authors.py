@@ -29,6 +29,7 @@ from sacorpus.text.bylines import (
     bold_byline,
     byline_markup,
     labelled_byline,
+    lead_in_byline,
     twitter_written_by,
 )
 from sacorpus.text.metareaders import LdObject, Metas, ld_names, ld_organisations, ld_resolve, selected_values
@@ -161,8 +162,17 @@ def _clean_one(name: str, strip: Iterable[re.Pattern[str]]) -> str:
         name = rx.sub("", name)
     name = _LEADIN.sub("", _LABEL.sub("", name))
     name = _DATEISH.sub("", name) if len(name) > 40 else name
-    name = _strip_role(name)
-    return name.strip(" \t\n,;:|-–—·•()[]\"'→›»")
+    name = _strip_role(name).strip(" \t\n,;:|-–—·•()[]\"'→›»")
+    return _once(name)
+
+
+def _once(name: str) -> str:
+    """ "Jane Doe Jane Doe" -> "Jane Doe": markup that prints a name twice (a desktop and a mobile copy)."""
+    words = name.split()
+    half = len(words) // 2
+    return (
+        " ".join(words[:half]) if half >= 2 and len(words) % 2 == 0 and words[:half] == words[half:] else name
+    )
 
 
 def _strip_role(name: str) -> str:
@@ -313,6 +323,7 @@ def _author_sources(
     yield twitter_written_by(metas)
     yield from byline_markup(root)
     yield labelled_byline(root)
+    yield lead_in_byline(root)
     yield bold_byline(root)
     if fallback_authors:
         yield fallback_authors

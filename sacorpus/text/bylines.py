@@ -134,6 +134,43 @@ def labelled_byline(root: Any) -> list[str]:
     return []
 
 
+# the whole text before a name element when it is a byline's lead-in: "Von", "Ein Artikel von", "By:"
+_LEAD_IN = re.compile(
+    r"^(?:(?:ein\s+)?(?:artikel|beitrag|text)\s+von|von|by|written\s+by|par|por|door|deur|af|av|autor(?:in)?|author)"
+    r"\s*:?$",
+    re.I,
+)
+MAX_NAME_ELEMENTS = 2000  # name elements looked at for a lead-in (bounds the work on long pages)
+
+
+def lead_in_byline(root: Any) -> list[str]:
+    """The names printed right after a byline's lead-in that is all the text before them in their block:
+    ``<div>Von <a href="/redaktion/jd">Jane Doe</a> am 3.2.</div>``, ``<p>Ein Artikel von
+    <strong>Jane Doe</strong> | 27.01.2022</p>``, ``<li>Von: <span>Jane Doe,</span> <span>John Roe</span></li>``.
+
+    The lead-in must be the block's whole text before the name, so prose that mentions someone ("a
+    speech by <a>...</a>") is never read as a byline; co-authors are the sibling elements that follow,
+    joined by commas or "and" alone.
+    """
+    for n, el in enumerate(root.iter("a", "strong", "b", "span")):
+        if n >= MAX_NAME_ELEMENTS:
+            break
+        parent = el.getparent()
+        if parent is None or parent.index(el) != 0 or not _LEAD_IN.match((parent.text or "").strip()):
+            continue
+        if _in_comments(el):
+            continue
+        names = [node_text(el)]
+        for sibling in el.itersiblings():
+            if not re.fullmatch(r"[\s,&]*(?:and|und|et|y|en)?[\s,&]*", (sibling.getprevious().tail or "")):
+                break
+            names.append(node_text(sibling))
+        names = [name for name in names if name and len(name) < 80]
+        if names:
+            return names
+    return []
+
+
 def bold_byline(root: Any) -> list[str]:
     """A name set alone in bold as the first or last paragraph of the story ("<p><strong>Jane Doe</strong></p>").
 
@@ -233,5 +270,6 @@ __all__ = [
     "bold_byline",
     "byline_markup",
     "labelled_byline",
+    "lead_in_byline",
     "twitter_written_by",
 ]
