@@ -24,7 +24,14 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from sacorpus.publications import RuleSet
-from sacorpus.text.bylines import AUTHOR_META, bold_byline, byline_markup, twitter_written_by
+from sacorpus.text.bylines import (
+    AUTHOR_META,
+    bold_byline,
+    byline_markup,
+    labelled_byline,
+    lead_in_byline,
+    twitter_written_by,
+)
 from sacorpus.text.metareaders import LdObject, Metas, ld_names, ld_organisations, ld_resolve, selected_values
 from sacorpus.text.titles import clean_spaces, is_site_segment, norm_key
 
@@ -140,6 +147,8 @@ def is_organisation(name: str, site_keys: Iterable[str] = ()) -> bool:
     return bool(keys) and is_site_segment(text, keys)
 
 
+# a credit that names its website: "Deutsche Welle (www.dw.com)" is the outlet, never a person
+_SITE_CREDIT = re.compile(r"\(\s*(?:https?://)?(?:www\.)?[\w-]+(?:\.[\w-]+)*\.[a-z]{2,6}/?\s*\)\s*$", re.I)
 _CREDIT = re.compile(r"^(?:image|images|photo|photos|picture|foto|bild|credit|source|quelle)\s*:", re.I)
 
 
@@ -153,8 +162,17 @@ def _clean_one(name: str, strip: Iterable[re.Pattern[str]]) -> str:
         name = rx.sub("", name)
     name = _LEADIN.sub("", _LABEL.sub("", name))
     name = _DATEISH.sub("", name) if len(name) > 40 else name
-    name = _strip_role(name)
-    return name.strip(" \t\n,;:|-–—·•()[]\"'→›»")
+    name = _strip_role(name).strip(" \t\n,;:|-–—·•()[]\"'→›»")
+    return _once(name)
+
+
+def _once(name: str) -> str:
+    """ "Jane Doe Jane Doe" -> "Jane Doe": markup that prints a name twice (a desktop and a mobile copy)."""
+    words = name.split()
+    half = len(words) // 2
+    return (
+        " ".join(words[:half]) if half >= 2 and len(words) % 2 == 0 and words[:half] == words[half:] else name
+    )
 
 
 def _strip_role(name: str) -> str:
@@ -261,6 +279,8 @@ def is_agency(name: str) -> bool:
         return True
     if len(words) == 1 and text.isupper() and 3 <= len(text) <= 6:  # two capitals are initials
         return True
+    if _SITE_CREDIT.search(text):
+        return True
     return is_organisation(text)
 
 
@@ -302,6 +322,8 @@ def _author_sources(
             yield metas[key]
     yield twitter_written_by(metas)
     yield from byline_markup(root)
+    yield labelled_byline(root)
+    yield lead_in_byline(root)
     yield bold_byline(root)
     if fallback_authors:
         yield fallback_authors
@@ -327,13 +349,19 @@ def extract_authors(
 ) -> list[str]:
     """Authors from rules, JSON-LD, meta tags, byline markup, feed - in that order.
 
-    A source that names only the outlet itself ("n-tv NACHRICHTEN" on n-tv.de) is kept as a last
-    resort while later sources are searched for people.
+    A source that names only the outlet itself ("n-tv NACHRICHTEN" on n-tv.de), or a credit that names
+    its website ("Deutsche Welle (www.dw.com)"), is kept as a last resort, as written, while later
+    sources are searched for people (:func:`is_agency` then files it with the agencies).
     """
     keys = site_keys or set()
     label = norm_key(section or "")
     outlet_only: list[str] = []
+    site_credits: list[str] = []
     for values in _author_sources(root, metas, ld, rules, fallback_authors, ld_objects):
+        values = list(values) if isinstance(values, list | tuple) else [values]
+        credits = [v for v in values if isinstance(v, str) and _SITE_CREDIT.search(v)]
+        site_credits = site_credits or [c for c in (clean_spaces(c) for c in credits) if c]
+        values = [v for v in values if v not in credits]
         # the page's own section ("Politics", "Western Cape") in a byline slot is a label, not a writer
         found = [
             a for a in split_authors(values, rules.author_strip, keys) if norm_key(a) != label or not label
@@ -344,7 +372,7 @@ def extract_authors(
         if any(not is_site_segment(a, keys) for a in people):
             return people
         outlet_only = outlet_only or people
-    return outlet_only
+    return outlet_only or site_credits
 
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""Where a page names its authors: meta tags, card labels, byline markup, a bold name line in the body.
+"""Where a page names its authors: meta tags, card labels, byline markup, a labelled field, a bold name line.
 
 Readers only: each returns the raw byline strings one source offers; :mod:`sacorpus.text.authors`
 turns them into names and decides between sources. Names inside reader comments or the site's page
@@ -71,6 +71,103 @@ def twitter_written_by(metas: Metas) -> list[str]:
         label = (metas.get(f"twitter:label{n}") or [""])[0].strip().casefold()
         if label in _WRITTEN_BY:
             return (metas.get(f"twitter:data{n}") or [])[:1]
+    return []
+
+
+#: a field's label naming its value the author ("<strong>Autorin/Autor</strong> Jane Doe", "<dt>Author</dt>")
+_AUTHOR_LABELS = frozenset(
+    [
+        "author",
+        "authors",
+        "autor",
+        "autorin",
+        "autoren",
+        "autorinnen",
+        "auteur",
+        "auteurs",
+        "autrice",
+        "autore",
+        "autori",
+        "autores",
+        "written by",
+        "verfasser",
+        "verfasserin",
+        "forfatter",
+        "författare",
+        "skribent",
+        "yazar",
+        "auteur(s)",
+    ]
+)
+_LABEL_TAGS = ("strong", "b", "dt", "th")
+MAX_LABELS = 200  # label elements looked at (bounds the work on long pages)
+
+
+def _is_author_label(text: str) -> bool:
+    """ "Autorin/Autor:", "Author", "Written by": every part of the label names the author."""
+    parts = [p.strip() for p in text.casefold().rstrip(" :").split("/")]
+    return bool(parts) and all(p in _AUTHOR_LABELS for p in parts)
+
+
+def labelled_byline(root: Any) -> list[str]:
+    """The names a fact list labels as the author: ``<li><strong>Autorin/Autor</strong> Jane Doe</li>``,
+    ``<dt>Author</dt><dd>Jane Doe</dd>``, ``<th>Author</th><td>Jane Doe</td>``.
+
+    Sites that print the story's details as a list of labelled fields (date, author, topics) state the
+    author there in their own words; the label, in the page's language, says what the value is.
+    """
+    for n, el in enumerate(root.iter(*_LABEL_TAGS)):
+        if n >= MAX_LABELS:
+            break
+        if not _is_author_label(node_text(el)) or _in_comments(el):
+            continue
+        if el.tag in ("dt", "th"):
+            value = el.getnext()
+            text = node_text(value) if value is not None and value.tag in ("dd", "td") else ""
+        else:  # the rest of the label's own list item or paragraph
+            parent = el.getparent()
+            label = node_text(el)
+            whole = node_text(parent) if parent is not None else ""
+            text = whole[len(label) :].strip(" :") if whole.startswith(label) else ""
+        if text and len(text) < 120:
+            return [text]
+    return []
+
+
+# the whole text before a name element when it is a byline's lead-in: "Von", "Ein Artikel von", "By:"
+_LEAD_IN = re.compile(
+    r"^(?:(?:ein\s+)?(?:artikel|beitrag|text)\s+von|von|by|written\s+by|par|por|door|deur|af|av|autor(?:in)?|author)"
+    r"\s*:?$",
+    re.I,
+)
+MAX_NAME_ELEMENTS = 2000  # name elements looked at for a lead-in (bounds the work on long pages)
+
+
+def lead_in_byline(root: Any) -> list[str]:
+    """The names printed right after a byline's lead-in that is all the text before them in their block:
+    ``<div>Von <a href="/redaktion/jd">Jane Doe</a> am 3.2.</div>``, ``<p>Ein Artikel von
+    <strong>Jane Doe</strong> | 27.01.2022</p>``, ``<li>Von: <span>Jane Doe,</span> <span>John Roe</span></li>``.
+
+    The lead-in must be the block's whole text before the name, so prose that mentions someone ("a
+    speech by <a>...</a>") is never read as a byline; co-authors are the sibling elements that follow,
+    joined by commas or "and" alone.
+    """
+    for n, el in enumerate(root.iter("a", "strong", "b", "span")):
+        if n >= MAX_NAME_ELEMENTS:
+            break
+        parent = el.getparent()
+        if parent is None or parent.index(el) != 0 or not _LEAD_IN.match((parent.text or "").strip()):
+            continue
+        if _in_comments(el):
+            continue
+        names = [node_text(el)]
+        for sibling in el.itersiblings():
+            if not re.fullmatch(r"[\s,&]*(?:and|und|et|y|en)?[\s,&]*", (sibling.getprevious().tail or "")):
+                break
+            names.append(node_text(sibling))
+        names = [name for name in names if name and len(name) < 80]
+        if names:
+            return names
     return []
 
 
@@ -167,4 +264,12 @@ def byline_markup(root: Any) -> Iterator[list[str]]:
         yield values
 
 
-__all__ = ["AUTHOR_META", "BYLINE_XPATH", "bold_byline", "byline_markup", "twitter_written_by"]
+__all__ = [
+    "AUTHOR_META",
+    "BYLINE_XPATH",
+    "bold_byline",
+    "byline_markup",
+    "labelled_byline",
+    "lead_in_byline",
+    "twitter_written_by",
+]

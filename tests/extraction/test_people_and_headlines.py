@@ -282,3 +282,56 @@ def test_an_author_the_structured_data_types_as_an_organisation_is_no_person():
     # a blog's owner typed as both person and organisation (as Yoast writes it) is a person
     owner = _ld_author('{"@type":["Person","Organization"],"name":"Thandi Mokoena"}')
     assert meta(owner, "<p>x</p>").authors == ["Thandi Mokoena"]
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        "<ul><li><strong>Datum</strong> 28.04.2023</li><li><strong>Autorin/Autor</strong> Lerato Dlamini</li></ul>",
+        "<dl><dt>Date</dt><dd>28 April</dd><dt>Author</dt><dd>Lerato Dlamini</dd></dl>",
+        "<table><tr><th>Author:</th><td>Lerato Dlamini</td></tr></table>",
+    ],
+)
+def test_a_credit_naming_its_website_is_no_person_and_the_labelled_author_is_found(field):
+    """ "Deutsche Welle (www.dw.com)" in the author meta is the outlet; the page's fact list labels the
+    writer ("Autorin/Autor", "Author"), and the writer is the author."""
+    page = meta('<meta name="author" content="Deutsche Welle (www.dw.com)">', f"<p>x</p>{field}")
+    assert (page.authors, page.agencies) == (["Lerato Dlamini"], [])
+
+
+def test_a_credit_naming_its_website_alone_is_kept_as_an_agency():
+    page = meta('<meta name="author" content="Deutsche Welle (www.dw.com)">')
+    assert (page.authors, page.agencies) == ([], ["Deutsche Welle (www.dw.com)"])
+    assert is_agency("Deutsche Welle (www.dw.com)") and not is_agency("Deutsche Welle")
+
+
+@pytest.mark.parametrize(
+    ("block", "expected"),
+    [
+        (
+            '<div class="meta">Von <a href="/redaktion/ld">Lerato Dlamini</a> am 19.10.2019</div>',
+            ["Lerato Dlamini"],
+        ),
+        (
+            '<div class="info">Ein Artikel von <strong>Lerato Dlamini</strong> | 27.01.2022</div>',
+            ["Lerato Dlamini"],
+        ),
+        (
+            '<ul><li>Von:\n<span><a href="/p/ld">Lerato Dlamini</a>,</span> <span><a href="/p/tm">Thabo Mokoena</a></span></li></ul>',
+            ["Lerato Dlamini", "Thabo Mokoena"],
+        ),
+    ],
+)
+def test_the_names_right_after_a_byline_lead_in_are_the_authors(block, expected):
+    assert meta("", f"<article><h1>Water bill passed</h1>{block}<p>x</p></article>").authors == expected
+
+
+def test_a_name_in_prose_after_by_is_no_byline():
+    body = '<p>The bill was tabled by <a href="/p/cr">Cyril Ramaphosa</a> on Monday.</p><p>x</p>'
+    assert meta("", body).authors == []
+
+
+def test_a_name_the_markup_prints_twice_is_one_name():
+    assert split_authors("Olivier Minot Olivier Minot") == ["Olivier Minot"]
+    assert split_authors("Lerato Dlamini and Thabo Mokoena") == ["Lerato Dlamini", "Thabo Mokoena"]
+    assert split_authors("Ma Ma") == ["Ma Ma"]  # one word twice may be a name
