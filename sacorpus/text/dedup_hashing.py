@@ -169,13 +169,31 @@ def text_features(
     return _digest(whole), _features(norms, min_chars, simhash)
 
 
+#: normalised sentence -> (hash64, SimHash or None until asked), for the next copy of the sentence:
+#: a syndicated story repeats its sentences across titles. Emptied when it reaches the limit.
+_SENTENCES: dict[str, list[int | None]] = {}
+_SENTENCES_LIMIT = 65536
+
+
 def _features(norms: Sequence[str], min_chars: int, simhash: bool) -> dict[int, tuple[int, int]]:
-    kept: dict[int, str] = {}
+    known = _SENTENCES
+    kept: dict[int, tuple[str, list[int | None]]] = {}
     for norm in norms:
         if len(norm) >= min_chars:
-            kept.setdefault(hash64(norm), norm)
-    sims = simhashes(list(kept.values())) if simhash else [0] * len(kept)
-    return {h: (len(norm), sim) for (h, norm), sim in zip(kept.items(), sims, strict=True)}
+            entry = known.get(norm)
+            if entry is None:
+                if len(known) >= _SENTENCES_LIMIT:
+                    known.clear()
+                entry = known[norm] = [hash64(norm), None]
+            kept.setdefault(int(entry[0] or 0), (norm, entry))
+    if not simhash:
+        return {h: (len(norm), 0) for h, (norm, _e) in kept.items()}
+    missing = [entry for _norm, entry in kept.values() if entry[1] is None]
+    if missing:
+        new = simhashes([norm for norm, entry in kept.values() if entry[1] is None])
+        for entry, value in zip(missing, new, strict=True):
+            entry[1] = value
+    return {h: (len(norm), int(entry[1] or 0)) for h, (norm, entry) in kept.items()}
 
 
 # --- URL keys --------------------------------------------------------------------------------

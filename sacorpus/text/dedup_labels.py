@@ -232,7 +232,11 @@ class Labeller:
 
 
 def rebuild_index(
-    store: ArticleStore, config: DedupConfig, progress: bool = True, batch_size: int = 500
+    store: ArticleStore,
+    config: DedupConfig,
+    progress: bool = True,
+    batch_size: int = 500,
+    in_memory: bool = True,
 ) -> Counter[str]:
     """Clear the dedup index and re-label every stored article, replaying the crawl's fetch order.
 
@@ -253,9 +257,8 @@ def rebuild_index(
     """
     store.dedup_clear()
     labels: Counter[str] = Counter()
-    index = MemoryDedupIndex(
-        store.dedup_max_ids, LookupRule(store.dedup_lookup_limit, store.dedup_lookup_sorted)
-    )
+    rule = LookupRule(store.dedup_lookup_limit, store.dedup_lookup_sorted)
+    index = MemoryDedupIndex(store.dedup_max_ids, rule) if in_memory else None  # False: the store's
     labeller = Labeller(store, config, index=index)
     size = max(1, min(batch_size, labeller.recent_size))  # a relabel within the batch finds its target
     records = store.iter_articles(fields=_FIELDS, batch_size=size)
@@ -265,7 +268,8 @@ def rebuild_index(
             with store.batched():  # one commit per chunk (SQLite)
                 _label_chunk(store, labeller, chunk, labels)
             bar.update(len(chunk))
-        store.dedup_bulk_load(index.records())
+        if index is not None:
+            store.dedup_bulk_load(index.records())
     return _final_counts(store, labels, labeller.relabelled)
 
 
