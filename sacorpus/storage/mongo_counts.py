@@ -38,6 +38,10 @@ KEY_FIELDS = ("p", "m", "l", "d")
 #: thousands of counts; in one request a single-threaded server (SecantusDB) is busy long enough to miss
 #: the client's heartbeat, and the client then cancels the write as if the server had gone.
 COUNT_OPS_PER_REQUEST = 5000
+#: word count documents a read asks for by id at once: SecantusDB answers ``$in`` in time growing
+#: faster than the list (a publication's word list over two years, 1,000 articles: 1.0 s of server
+#: CPU in requests of 100 ids, 0.68 s in requests of 25, 2.7 s in requests of 400)
+IDS_PER_REQUEST = 25
 
 
 def escape(word: str) -> str:
@@ -144,8 +148,9 @@ def read_words_of_keys(db: Any, keys: Sequence[Sequence[Any]]) -> Iterator[dict[
     field only (a publication over two years read every month of it); an ``_id`` is a point lookup.
     """
     ids = [key_id((*key, b)) for key in keys for b in range(BUCKETS)]
-    for start in range(0, len(ids), 100):
-        for doc in db[WORDS].find({"_id": {"$in": ids[start : start + 100]}}, {"c": 1, "_id": 0}):
+    for start in range(0, len(ids), IDS_PER_REQUEST):
+        part = ids[start : start + IDS_PER_REQUEST]
+        for doc in db[WORDS].find({"_id": {"$in": part}}, {"c": 1, "_id": 0}):
             yield {unescape(name): int(n) for name, n in (doc.get("c") or {}).items() if n > 0}
 
 
