@@ -188,6 +188,7 @@ class Meter:
             "anon_at": self.anon_at,
             "stored": stats.get("sacorpus/store/stored", stats.get("item_scraped_count", 0)),
             "workers": {k.split("/")[-1]: v for k, v in stats.items() if k.startswith("sacorpus/workers/")},
+            "store": {k.split("/")[-1]: v for k, v in stats.items() if k.startswith("sacorpus/store/")},
         }
 
 
@@ -474,6 +475,8 @@ def main() -> int:
                 f"  wall {r['wall_s']:6.1f} s  RSS MB (anon + file) {r['rss']}"
             )
             print(memory_line(kind, r))
+            if r.get("store"):  # how far the store's writer fell behind (back-pressure: max_pending, waited)
+                print(f"       store: {r['store']}")
             if r.get("workers"):
                 print(f"       workers: {r['workers']}")
             stages = r.get("stages") or {}
