@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from sacorpus import settings as defaults
 from sacorpus.storage.base import StorageError, store_from_settings
 from sacorpus.text.dedup import DedupConfig
 from sacorpus.text.dedup_labels import label_counts, rebuild_index
@@ -51,7 +52,10 @@ class Command(ScrapyCommand):
             store = store_from_settings(self.settings)
             with store:
                 if opts.rebuild:
-                    counts = rebuild_index(store, config, progress=not opts.no_progress)
+                    memory_mb = self.settings.getfloat(
+                        "SACORPUS_DEDUP_REBUILD_MEMORY_MB", defaults.SACORPUS_DEDUP_REBUILD_MEMORY_MB
+                    )
+                    counts = rebuild_index(store, config, progress=not opts.no_progress, memory_mb=memory_mb)
                     print(f"re-labelled {sum(counts.values())} articles in {store!r}")
                 else:
                     counts = label_counts(store)

@@ -7,6 +7,7 @@ must give the same labels, and commands do not import pipelines. Labels come fro
 
 from __future__ import annotations
 
+import logging
 from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from itertools import islice
@@ -31,6 +32,8 @@ from sacorpus.text.dedup import (
     text_hash,
 )
 from sacorpus.text.dedup_memory import LookupRule, MemoryDedupIndex
+
+logger = logging.getLogger(__name__)
 
 _FIELDS = (
     "url",
@@ -237,6 +240,7 @@ def rebuild_index(
     progress: bool = True,
     batch_size: int = 500,
     in_memory: bool = True,
+    memory_mb: float | None = None,
 ) -> Counter[str]:
     """Clear the dedup index and re-label every stored article, replaying the crawl's fetch order.
 
@@ -252,8 +256,10 @@ def rebuild_index(
     Why the index in memory (:class:`MemoryDedupIndex`): the rebuild is the index's only writer and
     asks only about what it added, so the questions are answered from dicts and the store gets the
     whole index in one bulk load at the end (article by article it was most of the time on SQLite
-    and hundreds of round trips an article on MongoDB). Memory grows with the index (about 24 bytes
-    a sentence, plus a dict entry per distinct sentence); no list of all articles is kept.
+    and hundreds of round trips an article on MongoDB). Memory grows with the index (about 6 KB an
+    article of 50 sentences): past ``memory_mb`` the index is written to the store (the same bulk load)
+    and the store answers from there on, as at ingest, so a large corpus is rebuilt in bounded memory
+    with the same labels. No list of all articles is kept.
     """
     store.dedup_clear()
     labels: Counter[str] = Counter()
@@ -268,6 +274,15 @@ def rebuild_index(
             with store.batched():  # one commit per chunk (SQLite)
                 _label_chunk(store, labeller, chunk, labels)
             bar.update(len(chunk))
+            if index is not None and memory_mb is not None and index.approx_bytes() > memory_mb * 2**20:
+                logger.info(
+                    "dedup --rebuild: the index of %d articles passed %g MB in memory; written to the "
+                    "store, which answers from here on (SACORPUS_DEDUP_REBUILD_MEMORY_MB)",
+                    len(index),
+                    memory_mb,
+                )
+                store.dedup_bulk_load(index.records())
+                index = labeller.index = None
         if index is not None:
             store.dedup_bulk_load(index.records())
     return _final_counts(store, labels, labeller.relabelled)

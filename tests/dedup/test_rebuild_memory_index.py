@@ -138,3 +138,35 @@ def test_the_rebuild_asks_the_store_no_index_question_per_article(tmp_path) -> N
         assert len(store.dedup_fingerprints([url for url, (label, _e, _h) in crawl.items() if label])) == len(
             [1 for label, _e, _h in crawl.values() if label]
         )
+
+
+def test_a_rebuild_past_its_memory_budget_goes_on_against_the_store(
+    index_store: ArticleStore, caplog
+) -> None:
+    """A corpus whose index would not fit the budget: after the first chunks the index is written to the
+    store and the store answers the rest; labels and the stored index are those ingest left."""
+    articles = planted(60, seed=11)
+    ingest(index_store, articles, DedupConfig(), batch=5, textless=True)
+    urls = [a.url for a in articles]
+    crawl, crawl_index = labels(index_store), _answers(index_store, urls)
+    budget_mb = 20_000 / 2**20  # about the size of the first chunk's index
+    with caplog.at_level("INFO", logger="sacorpus.text.dedup_labels"):
+        rebuild_index(index_store, DedupConfig(), progress=False, batch_size=7, memory_mb=budget_mb)
+    switched = [r.getMessage() for r in caplog.records if "passed" in r.getMessage()]
+    assert len(switched) == 1 and "articles passed" in switched[0]
+    in_memory = int(switched[0].split("index of ")[1].split()[0])
+    assert 0 < in_memory < len(articles), "the switch came part way through"
+    assert labels(index_store) == crawl
+    assert _answers(index_store, urls) == crawl_index
+
+
+def test_the_memory_estimate_follows_the_index() -> None:
+    index = MemoryDedupIndex(64)
+    before = index.approx_bytes()
+    for i, article in enumerate(planted(20, seed=3)):
+        if article.text:
+            index.dedup_add(
+                fingerprint(article.url, article.text, config=DedupConfig(), order=str(i)).to_record()
+            )
+    assert before == 0 < index.approx_bytes()
+    assert index.approx_bytes() >= 24 * sum(len(r["sentences"]) for r in index.records())
