@@ -138,7 +138,7 @@ class PagePipeline:
         i, future = self.workers.submit(item, self.histories)
         executor = self.workers.executors[i]
         try:
-            return await asyncio.wrap_future(future)
+            return await self.workers.outcome(executor, future)
         except BrokenProcessPool as exc:  # the worker died
             self.workers.crashed(i, exc, executor)
         except Exception as exc:  # a page it could not take (a pickling error): the worker lives on

@@ -13,6 +13,7 @@ computed in the crawl's process, none is lost.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import multiprocessing
 import os
@@ -64,6 +65,26 @@ class PageWorkers:
         self.pending[i] += 1
         return i, executor.submit(run_task, PageTask(item, told, snapshot))
 
+    #: how often a page waiting on its worker checks that the worker is alive
+    watch_seconds = 1.0
+
+    async def outcome(self, executor: ProcessPoolExecutor | None, future: Future[PageWork]) -> PageWork:
+        """The worker's result; BrokenProcessPool when the worker died, even where the executor would
+        wait for ever.
+
+        Why the watch: a worker killed while it writes a result leaves part of a message in the result
+        pipe, and the executor's thread then waits for the rest of it for ever (the crawl's process holds
+        the pipe's other end open too): the page, and the crawl, never finish. While the page waits, a
+        dead worker makes the crawl close its copy of that end, so the executor reads the end of the pipe
+        and breaks the pool as it does for any dead worker.
+        """
+        wrapped = asyncio.wrap_future(future)
+        while True:
+            done, _ = await asyncio.wait({wrapped}, timeout=self.watch_seconds)
+            if done:
+                return wrapped.result()
+            unstick(executor)
+
     def done(self, i: int) -> None:
         self.pending[i] -= 1
 
@@ -113,4 +134,16 @@ class PageWorkers:
             self.log_start += drop
 
 
-__all__ = ["PageWorkers"]
+def unstick(executor: ProcessPoolExecutor | None) -> None:
+    """Close the crawl's end of the result pipe's writer when a worker of ``executor`` has died (the
+    executor's own reader then ends; see :meth:`PageWorkers.outcome`). CPython closes the call queue's
+    writer the same way on Windows (gh-107219); the result queue is only read in this process."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    if not any(p.exitcode is not None for p in processes):
+        return
+    writer = getattr(getattr(executor, "_result_queue", None), "_writer", None)
+    if writer is not None and not writer.closed:
+        writer.close()
+
+
+__all__ = ["PageWorkers", "unstick"]

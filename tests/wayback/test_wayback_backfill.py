@@ -110,20 +110,19 @@ def test_backfill_a_year_json_both_methods(crawl, thenewage_replay, tmp_path):
 def test_cdx_rate_limit_is_respected(crawl, thenewage_replay):
     replay, _ = thenewage_replay
     replay.rate_limit_left = 0
-    run = crawl(
-        "thenewage", *wayback_args(replay, "-a", "wayback_mode=cdx", "-a", "wayback_to=2013-04-30", rate=4)
-    )
+    run = crawl("thenewage", *wayback_args(replay, "-a", "wayback_mode=cdx", rate=4))
     assert run.returncode == 0, run.log[-3000:]
     times = [r.at for r in replay.cdx_requests()]
-    assert len(times) == 4
+    assert len(times) == 12, "one CDX call per month"
     gaps = [b - a for a, b in pairwise(times)]
-    # 4 per second at most: the crawler sends them 0.25 s apart; the server sees arrival times, and
-    # under load one request can spend up to ~0.1 s in transit, which shortens the gap after it (seen:
-    # 0.185 s with 4 suites and other work on 2 cores). Without the limit the gaps are milliseconds.
-    assert min(gaps) >= 0.15, gaps
-    assert times[-1] - times[-3] >= 2 * 0.25 - 0.1, gaps
+    # 4 per second at most. The crawler starts each call 0.25 s after the one before and only once that
+    # one is answered (one at a time); the server sees arrival times, and a call that spends long between
+    # its start and the wire (seen: over 1 s on 2 busy cores) shortens the gap after it (seen: 0.078 s).
+    # Only the first call's own delay can shorten the whole run's span, so the span is what is checked:
+    # 11 intervals of 0.25 s, less a generous 1.5 s for that delay. Without the limit it is milliseconds.
+    assert times[-1] - times[0] >= 11 * 0.25 - 1.5, gaps
     # and the setting, not the 1 s default slot delay, is what spaces them
-    assert sorted(gaps)[1] < 0.8, gaps
+    assert sorted(gaps)[len(gaps) // 2] < 0.8, gaps
 
 
 def test_homepage_walk_back_alone_finds_the_linked_articles(crawl, thenewage_replay, tmp_path):
