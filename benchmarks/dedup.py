@@ -398,15 +398,18 @@ class MovesPerRelabel(SQLiteStore):
         return False
 
 
-def timed_rebuild(store: ArticleStore, in_memory: bool = True) -> tuple[float, dict[str, Any]]:
-    """(articles/s, url -> label) of a dedup rebuild; the kept counts must still equal a recount."""
+def timed_rebuild(
+    store: ArticleStore, in_memory: bool = True, workers: int = 0
+) -> tuple[float, dict[str, Any]]:
+    """(articles/s, url -> label) of a dedup rebuild; the kept counts must still equal a recount.
+    ``workers``: fingerprint workers (their CPU is not in the CPU-second figure: wall time is the one)."""
     from sacorpus.storage.maintenance import check_counts
     from sacorpus.text.dedup_labels import rebuild_index
 
     with store:
         n = store.count()
         start, cpu = time.perf_counter(), time.process_time()
-        rebuild_index(store, DedupConfig(), progress=False, in_memory=in_memory)
+        rebuild_index(store, DedupConfig(), progress=False, in_memory=in_memory, workers=workers)
         rate = n / (time.perf_counter() - start)
         # the machine may be shared: CPU time is the figure that compares between runs
         print(f"  ({n / (time.process_time() - cpu):.1f} articles per CPU second)", flush=True)
@@ -417,8 +420,11 @@ def timed_rebuild(store: ArticleStore, in_memory: bool = True) -> tuple[float, d
     return rate, labels
 
 
-def rebuild_speed(data: Path, cache: Path, n: int, skip_mongo: bool) -> None:
+def rebuild_speed(data: Path, cache: Path, n: int, skip_mongo: bool, only_recent: bool = False) -> None:
+    """``only_recent``: the last two SQLite paths only (the earlier ones take minutes at 10,000)."""
     import shutil
+
+    from sacorpus.text.dedup_ahead import default_workers
 
     sys.path.insert(0, str(REPO / "benchmarks"))
     import scale as scale_bench  # the same recombined records as the scale benchmark
@@ -428,20 +434,22 @@ def rebuild_speed(data: Path, cache: Path, n: int, skip_mongo: bool) -> None:
         built = Path(tmp) / "built.sqlite"
         with SQLiteStore(str(built), spill_path=str(Path(tmp) / "spill.jsonl")) as store:
             scale_bench.build(store, pages, n)
-        stores: list[tuple[str, Callable[[], ArticleStore], bool]] = []
-        for name, cls, in_memory in (
-            ("whole-row rewrite (before)", WholeRowRewrite, False),
-            ("moves per relabel (before)", MovesPerRelabel, False),
-            ("store index (before)", SQLiteStore, False),
-            ("index in memory (now)", SQLiteStore, True),
-        ):
-            copy = Path(tmp) / f"{cls.__name__}-{in_memory}.sqlite"
+        stores: list[tuple[str, Callable[[], ArticleStore], bool, int]] = []
+        paths: list[tuple[str, type[SQLiteStore], bool, int]] = [
+            ("whole-row rewrite (before)", WholeRowRewrite, False, 0),
+            ("moves per relabel (before)", MovesPerRelabel, False, 0),
+            ("store index (before)", SQLiteStore, False, 0),
+            ("index in memory (before)", SQLiteStore, True, 0),
+            (f"+ {default_workers()} fingerprint worker(s) (now)", SQLiteStore, True, default_workers()),
+        ]
+        for name, cls, in_memory, workers in paths[-2:] if only_recent else paths:
+            copy = Path(tmp) / f"{cls.__name__}-{in_memory}-{workers}.sqlite"
             shutil.copy(built, copy)
             make = lambda c=copy, k=cls: k(str(c), spill_path=str(c) + ".spill")  # noqa: E731
-            stores.append((f"sqlite, {name}", make, in_memory))
+            stores.append((f"sqlite, {name}", make, in_memory, workers))
         results: dict[str, tuple[float, dict[str, Any]]] = {}
-        for name, make, in_memory in stores:
-            results[name] = report_rebuild(name, timed_rebuild(make(), in_memory), results)
+        for name, make, in_memory, workers in stores:
+            results[name] = report_rebuild(name, timed_rebuild(make(), in_memory, workers), results)
         if not skip_mongo:
             with local_mongo_server() as server:
                 for name, in_memory in (("store index (before)", False), ("index in memory (now)", True)):
@@ -479,9 +487,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-sqlite", action="store_true", help="scale test on the MongoDB-wire server only")
     ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "sacorpus-scale")
     ap.add_argument("--rebuild", type=int, default=0, help="time dedup --rebuild over N articles, then stop")
+    ap.add_argument("--only-recent", action="store_true", help="--rebuild: the last two SQLite paths only")
     args = ap.parse_args(argv)
     if args.rebuild:
-        rebuild_speed(Path(args.data), args.cache, args.rebuild, args.skip_mongo)
+        rebuild_speed(Path(args.data), args.cache, args.rebuild, args.skip_mongo, args.only_recent)
         return 0
 
     bodies = load_bodies(Path(args.data))

@@ -137,6 +137,9 @@ SACORPUS_DEDUP_MAX_IDS = 64  # article ids kept per sentence hash (above MAX_ART
 # dedup --rebuild keeps its index in memory up to about this size (about 6 KB an article of 50 sentences),
 # then writes it to the store, which answers from there on: a large corpus is rebuilt in bounded memory
 SACORPUS_DEDUP_REBUILD_MEMORY_MB = 150
+# processes that fingerprint the next articles while dedup --rebuild labels (None: one where there are two
+# cores; 0: none)
+SACORPUS_DEDUP_REBUILD_WORKERS = None
 
 # --- storage --------------------------------------------------------------------------------------------
 # Backends are chosen by import path. SACORPUS_STORE = None: MongoDB when the MONGO_URI setting is set

@@ -15,10 +15,9 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from sacorpus import settings as defaults
 from sacorpus.storage.base import StorageError, store_from_settings
 from sacorpus.text.dedup import DedupConfig
-from sacorpus.text.dedup_labels import label_counts, rebuild_index
+from sacorpus.text.dedup_labels import label_counts, rebuild_index, rebuild_options
 
 logger = logging.getLogger(__name__)
 
@@ -52,10 +51,8 @@ class Command(ScrapyCommand):
             store = store_from_settings(self.settings)
             with store:
                 if opts.rebuild:
-                    memory_mb = self.settings.getfloat(
-                        "SACORPUS_DEDUP_REBUILD_MEMORY_MB", defaults.SACORPUS_DEDUP_REBUILD_MEMORY_MB
-                    )
-                    counts = rebuild_index(store, config, progress=not opts.no_progress, memory_mb=memory_mb)
+                    options = rebuild_options(self.settings)
+                    counts = rebuild_index(store, config, progress=not opts.no_progress, **options)
                     print(f"re-labelled {sum(counts.values())} articles in {store!r}")
                 else:
                     counts = label_counts(store)

@@ -34,7 +34,7 @@ from sacorpus.storage.base import ArticleStore
 from sacorpus.text.analysis import language_fields, token_fields
 from sacorpus.text.boilerplate import LineHistory, PublicationHistories
 from sacorpus.text.dedup import DedupConfig
-from sacorpus.text.dedup_labels import rebuild_index
+from sacorpus.text.dedup_labels import rebuild_index, rebuild_options
 from sacorpus.text.page import process_page
 
 #: rebuilt afterwards over the whole store
@@ -115,7 +115,10 @@ class Command(CorpusCommand, ScrapyAdapter):
         if counts.matched and not opts.no_dedup:
             assert self.settings is not None
             labels = rebuild_index(
-                store, DedupConfig.from_settings(self.settings), progress=not opts.no_progress
+                store,
+                DedupConfig.from_settings(self.settings),
+                progress=not opts.no_progress,
+                **rebuild_options(self.settings),
             )
             self.labels = labels
 

@@ -26,19 +26,31 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping
+from itertools import accumulate
+from operator import itemgetter
 from typing import Any
 
 from sacorpus.corpus.lineformat import format_date, stored_date
 
 #: share of useful characters from which a text counts as good (G flag 1)
 GOOD_RATIO = 0.8
-_BREAKS = re.compile(r"[\t\n\r\v\f\x85\u2028\u2029]")
+#: the characters that would break a line or a column: each becomes a space
+_BREAKS = "\t\n\r\v\f\x85\u2028\u2029"
+_SPACE = re.compile(r"\s")
 _LANGUAGE = re.compile(r"^([a-z]{2,3}(?:-[A-Za-z0-9]+)?):(\d+(?:\.\d+)?)$")
 
 
 def flat(value: Any) -> str:
-    """One line of text: tabs and line breaks become spaces."""
-    return _BREAKS.sub(" ", str(value or ""))
+    """One line of text: tabs and line breaks become spaces.
+
+    One ``str.replace`` per character present (each a scan in C) is several times faster on a page's
+    HTML than one regular expression substituting every newline of it.
+    """
+    text = str(value or "")
+    for ch in _BREAKS:
+        if ch in text:
+            text = text.replace(ch, " ")
+    return text
 
 
 def _useful(ch: str) -> bool:
@@ -66,11 +78,13 @@ def useful_ratio(text: str) -> float:
 
 def _tokens_in_c(record: Mapping[str, Any]) -> tuple[list[str], list[int], list[int]]:
     """Tokens (whitespace removed), their starts and ends in the source text."""
-    tokens = ["".join(str(t).split()) or "_" for t in record.get("tokens") or []]
+    tokens = [str(t) for t in record.get("tokens") or []]
+    if "" in tokens or _SPACE.search("".join(tokens)):  # rare: checked over all tokens at once
+        tokens = ["".join(t.split()) or "_" for t in tokens]
     offsets = record.get("token_offsets") or []
     if len(offsets) != len(tokens):
         return tokens, [], []
-    return tokens, [int(o[0]) for o in offsets], [int(o[1]) for o in offsets]
+    return tokens, list(map(int, map(itemgetter(0), offsets))), list(map(int, map(itemgetter(1), offsets)))
 
 
 def _span_in_c(
@@ -111,10 +125,7 @@ def seed_line(record: Mapping[str, Any], *, with_html: bool = True) -> str:
     """One article as one line of the seed format (with its newline)."""
     tokens, starts, ends = _tokens_in_c(record)
     c = " ".join(tokens)
-    c_starts, pos = [], 0
-    for token in tokens:
-        c_starts.append(pos)
-        pos += len(token) + 1
+    c_starts = list(accumulate((len(t) + 1 for t in tokens[:-1]), initial=0)) if tokens else []
     title_tokens = ["".join(str(t).split()) for t in record.get("title_tokens") or []]
     cols = [
         f"U:{flat(record.get('url'))}",

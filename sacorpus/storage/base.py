@@ -291,6 +291,11 @@ class DedupIndex(Connection):
     def dedup_fingerprints(self, urls: Iterable[str]) -> dict[str, dict[str, Any]]:
         """The fingerprint records (``Fingerprint.to_record()``) stored for these urls."""
 
+    def dedup_order_keys(self, urls: Iterable[str]) -> dict[str, str | None]:
+        """The order keys stored for these urls (which copy of a story came first), without their
+        sentences; backends answer from the key column alone."""
+        return {url: record.get("order_key") for url, record in self.dedup_fingerprints(urls).items()}
+
     @abstractmethod
     def dedup_lookup(
         self, *, text_hash: str | None, canonical_key: str | None, slug_key: str | None, url: str

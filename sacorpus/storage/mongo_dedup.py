@@ -107,6 +107,18 @@ class MongoDedupIndex(MongoFailFast):
             raise self._failure(exc) from exc
         return out
 
+    def dedup_order_keys(self, urls: Iterable[str]) -> dict[str, str | None]:
+        urls = list(dict.fromkeys(urls))
+        out: dict[str, str | None] = {}
+        try:
+            for i in range(0, len(urls), IN_CHUNK):
+                query = {"_id": {"$in": urls[i : i + IN_CHUNK]}}
+                for doc in self.db.dedup_docs.find(query, {"order_key": 1}):
+                    out[doc["_id"]] = doc.get("order_key")
+        except PyMongoError as exc:
+            raise self._failure(exc) from exc
+        return out
+
     def dedup_lookup(
         self, *, text_hash: str | None, canonical_key: str | None, slug_key: str | None, url: str
     ) -> list[dict[str, str]]:

@@ -172,6 +172,14 @@ class SQLiteDedupIndex:
                     }
         return out
 
+    def dedup_order_keys(self, urls: Iterable[str]) -> dict[str, str | None]:
+        out: dict[str, str | None] = {}
+        with self._cursor() as cur:
+            for chunk in chunks(list(dict.fromkeys(urls))):
+                sql = f"SELECT url, order_key FROM dedup_docs WHERE url IN ({','.join('?' * len(chunk))})"
+                out.update(cur.execute(sql, chunk))
+        return out
+
     def _parsed_sentences(self, raw: str) -> list[list[int]]:
         """The parsed sentence list of a stored fingerprint, kept for the next lookup of the same text.
 

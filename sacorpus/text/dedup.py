@@ -140,6 +140,8 @@ class DedupIndex(Protocol):
         self, *, text_hash: str | None, canonical_key: str | None, slug_key: str | None, url: str
     ) -> list[dict[str, str]]: ...
 
+    def dedup_order_keys(self, urls: Iterable[str]) -> dict[str, str | None]: ...
+
     def dedup_add(self, fingerprint: dict[str, Any]) -> None: ...
 
 
@@ -185,18 +187,21 @@ def dedup_article(
     add: bool = True,
     slug: str | bool | None = True,
     order: str | None = None,
+    fp: Fingerprint | None = None,
 ) -> DedupResult:
     """Label one article against the copies that precede it, then (``add``) add it to the index.
 
     Exact evidence first, then sentence evidence; the label is the best preceding score's. Copies in
     the index that this article precedes (``order``: its :func:`order_key`) are returned in ``later``
     for the caller to relabel; without ``order`` every indexed copy precedes it (arrival order).
-    Nothing is ever deleted.
+    Nothing is ever deleted. ``fp``: the fingerprint of these same arguments, computed ahead (the
+    rebuild computes them in worker processes, :mod:`sacorpus.text.dedup_ahead`).
     """
     config = config or DedupConfig()
-    fp = fingerprint(
-        url, text, canonical_url=canonical_url, sentences=sentences, config=config, slug=slug, order=order
-    )
+    if fp is None:
+        fp = fingerprint(
+            url, text, canonical_url=canonical_url, sentences=sentences, config=config, slug=slug, order=order
+        )
     evidence = _exact_evidence(index, fp)
     scored, fps = _sentence_evidence(index, fp, config)
     exact = {e["url"] for e in evidence}
@@ -207,7 +212,7 @@ def dedup_article(
         missing = [e["url"] for e in evidence if e["url"] not in fps]
         keys = {u: r.get("order_key") for u, r in fps.items()}
         if missing:
-            keys.update((u, r.get("order_key")) for u, r in index.dedup_fingerprints(missing).items())
+            keys.update(index.dedup_order_keys(missing))
         earlier = [e for e in evidence if precedes(keys.get(e["url"]), order)]
         later = [
             {**e, "url": url, "of": e["url"]} for e in evidence if not precedes(keys.get(e["url"]), order)

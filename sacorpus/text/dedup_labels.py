@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from itemadapter import ItemAdapter
 from tqdm import tqdm
 
+from sacorpus import settings as defaults
 from sacorpus.publications import Publication, PublicationRegistry
 from sacorpus.sources.urls import UrlPolicy
 from sacorpus.storage.base import ArticleStore, StorageError
@@ -31,6 +32,7 @@ from sacorpus.text.dedup import (
     order_key,
     text_hash,
 )
+from sacorpus.text.dedup_ahead import Ahead, FingerprintArgs, FingerprintsAhead, default_workers
 from sacorpus.text.dedup_memory import LookupRule, MemoryDedupIndex
 
 logger = logging.getLogger(__name__)
@@ -90,6 +92,24 @@ def publication_slug(url: str, publication: Publication | None) -> str | bool | 
     return f"{host}{path_key}" if path_key else None
 
 
+def fingerprint_args(record: Any, publications: PublicationRegistry | None = None) -> FingerprintArgs | None:
+    """What an article (an item or a stored record) is fingerprinted with; None without text."""
+    adapter = ItemAdapter(record) if not isinstance(record, dict) else None
+    get = adapter.get if adapter is not None else record.get
+    text, url = get("text"), str(get("url"))
+    if not text or not str(text).strip():
+        return None
+    publication = publications.get(get("publication")) if publications is not None else None
+    return FingerprintArgs(
+        url,
+        str(text),
+        get("canonical_url"),
+        get("sentences") or None,
+        publication_slug(url, publication),
+        order_key(get("published_at"), get("fetched_at"), url),
+    )
+
+
 def dedup_record(
     store: ArticleStore,
     record: Any,
@@ -99,31 +119,35 @@ def dedup_record(
     recent: Mapping[str, Remembered] | None = None,
     publications: PublicationRegistry | None = None,
     index: DedupIndex | None = None,
+    fp: Fingerprint | None = None,
 ) -> DedupResult | None:
     """Label one article (an item or a stored record) and add it to the index; None without text.
 
     ``keep_unchanged`` (ingest): an article the index already has with the same text keeps its label.
     ``index``: the index to ask and add to in place of the store's (the rebuild's, in memory).
+    ``fp``: the article's fingerprint computed ahead from :func:`fingerprint_args` (the rebuild's).
     """
-    adapter = ItemAdapter(record) if not isinstance(record, dict) else None
-    get = adapter.get if adapter is not None else record.get
-    text, url = get("text"), str(get("url"))
-    if not text or not str(text).strip():
+    if fp is not None and not keep_unchanged:  # computed from this record's fingerprint_args
+        return dedup_article(
+            store if index is None else index, fp.url, None, config=config, order=fp.order_key, fp=fp
+        )
+    args = fingerprint_args(record, publications)
+    if args is None:
         return None
     if keep_unchanged:
-        kept = unchanged_refetch(store, url, str(text), recent)
+        kept = unchanged_refetch(store, args.url, args.text, recent)
         if kept is not None:
             return kept
-    publication = publications.get(get("publication")) if publications is not None else None
     return dedup_article(
         store if index is None else index,
-        url,
-        str(text),
-        canonical_url=get("canonical_url"),
-        sentences=get("sentences") or None,
+        args.url,
+        args.text,
+        canonical_url=args.canonical_url,
+        sentences=args.sentences,
         config=config,
-        slug=publication_slug(url, publication),
-        order=order_key(get("published_at"), get("fetched_at"), url),
+        slug=args.slug,
+        order=args.order,
+        fp=fp,
     )
 
 
@@ -166,11 +190,13 @@ class Labeller:
         self.relabelled = 0
         self.moves: list[tuple[str, str]] = []  # (old label, new label) of each relabel, for the counters
 
-    def label(self, record: Any, *, keep_unchanged: bool = False, flush: bool = True) -> DedupResult | None:
+    def label(
+        self, record: Any, *, keep_unchanged: bool = False, flush: bool = True, fp: Fingerprint | None = None
+    ) -> DedupResult | None:
         """Label one article (item or record), add it to the index and relabel the copies it precedes.
 
         ``flush``: write the relabels now (ingest); the rebuild takes them from ``pending`` with its
-        own batch of writes instead."""
+        own batch of writes instead. ``fp``: the article's fingerprint, computed ahead."""
         result = dedup_record(
             self.store,
             record,
@@ -179,6 +205,7 @@ class Labeller:
             recent=self.recent,
             publications=self.publications,
             index=self.index,
+            fp=fp,
         )
         if result is None:
             return None
@@ -241,6 +268,7 @@ def rebuild_index(
     batch_size: int = 500,
     in_memory: bool = True,
     memory_mb: float | None = None,
+    workers: int = 0,
 ) -> Counter[str]:
     """Clear the dedup index and re-label every stored article, replaying the crawl's fetch order.
 
@@ -260,6 +288,8 @@ def rebuild_index(
     article of 50 sentences): past ``memory_mb`` the index is written to the store (the same bulk load)
     and the store answers from there on, as at ingest, so a large corpus is rebuilt in bounded memory
     with the same labels. No list of all articles is kept.
+    ``workers``: processes that fingerprint the next batch while this one is labelled
+    (:mod:`sacorpus.text.dedup_ahead`; 0: each article is fingerprinted as it is labelled).
     """
     store.dedup_clear()
     labels: Counter[str] = Counter()
@@ -269,10 +299,23 @@ def rebuild_index(
     size = max(1, min(batch_size, labeller.recent_size))  # a relabel within the batch finds its target
     records = store.iter_articles(fields=_FIELDS, batch_size=size)
     bar = tqdm(total=store.count(), unit="article", desc="dedup --rebuild", disable=not progress)
-    with bar, store.relabelling():  # the count moves of every relabel, settled once at the end
-        while chunk := list(islice(records, size)):
+    with bar, store.relabelling(), FingerprintsAhead(config, workers) as ahead:
+        # the count moves of every relabel are settled once at the end (relabelling)
+
+        def next_chunk() -> tuple[list[dict[str, Any]], Ahead | None]:
+            chunk = list(islice(records, size))
+            if not ahead.active:
+                return chunk, None
+            return chunk, ahead.submit([fingerprint_args(r, labeller.publications) for r in chunk])
+
+        chunk, fingerprints = next_chunk()
+        while chunk:
+            following = next_chunk()  # fingerprinted by the workers while this chunk is labelled
             with store.batched():  # one commit per chunk (SQLite)
-                _label_chunk(store, labeller, chunk, labels)
+                fps: list[Fingerprint | None] = [None] * len(chunk)
+                if fingerprints is not None:
+                    fps = fingerprints.result()
+                _label_chunk(store, labeller, chunk, fps, labels)
             bar.update(len(chunk))
             if index is not None and memory_mb is not None and index.approx_bytes() > memory_mb * 2**20:
                 logger.info(
@@ -283,13 +326,29 @@ def rebuild_index(
                 )
                 store.dedup_bulk_load(index.records())
                 index = labeller.index = None
+            chunk, fingerprints = following
         if index is not None:
             store.dedup_bulk_load(index.records())
     return _final_counts(store, labels, labeller.relabelled)
 
 
+def rebuild_options(settings: Any) -> dict[str, Any]:
+    """:func:`rebuild_index`'s ``memory_mb`` and ``workers`` from a command's settings (defaults in
+    sacorpus/settings.py; ``SACORPUS_DEDUP_REBUILD_WORKERS`` unset: one worker where there are two cores)."""
+    memory = settings.get("SACORPUS_DEDUP_REBUILD_MEMORY_MB", defaults.SACORPUS_DEDUP_REBUILD_MEMORY_MB)
+    workers = settings.get("SACORPUS_DEDUP_REBUILD_WORKERS", defaults.SACORPUS_DEDUP_REBUILD_WORKERS)
+    return {
+        "memory_mb": None if memory in (None, "") else float(memory),
+        "workers": default_workers() if workers in (None, "") else int(workers),
+    }
+
+
 def _label_chunk(
-    store: ArticleStore, labeller: Labeller, chunk: list[dict[str, Any]], labels: Counter[str]
+    store: ArticleStore,
+    labeller: Labeller,
+    chunk: list[dict[str, Any]],
+    fps: list[Fingerprint | None],
+    labels: Counter[str],
 ) -> None:
     """Label a chunk of stored records, then write the labels that changed and the relabels.
 
@@ -297,8 +356,8 @@ def _label_chunk(
     compared with the stored row is its last label in the chunk, so an unchanged store is not written.
     """
     given: dict[str, dict[str, Any]] = {}
-    for record in chunk:
-        result = labeller.label(record, flush=False)
+    for record, fp in zip(chunk, fps, strict=True):
+        result = labeller.label(record, flush=False, fp=fp)
         labels[result.label if result is not None else "no_text"] += 1
         given[record["url"]] = _label_fields(result)
     for url, relabel in labeller.pending.items():  # relabels are later than labels: they win
@@ -361,9 +420,11 @@ __all__ = [
     "RECENT_LABELS",
     "Labeller",
     "dedup_record",
+    "fingerprint_args",
     "label_counts",
     "label_unlabelled",
     "merge_evidence",
     "rebuild_index",
+    "rebuild_options",
     "unchanged_refetch",
 ]

@@ -79,6 +79,11 @@ class MemoryDedupIndex:
                 out[url] = {**found[0], "sentences": found[1].tolist()}
         return out
 
+    def dedup_order_keys(self, urls: Iterable[str]) -> dict[str, str | None]:
+        """Only the order keys (the sentences of a copy found by exact evidence are not needed)."""
+        docs = self._docs
+        return {url: docs[url][0].get("order_key") for url in urls if url in docs}
+
     def dedup_lookup(
         self, *, text_hash: str | None, canonical_key: str | None, slug_key: str | None, url: str
     ) -> list[dict[str, str]]:

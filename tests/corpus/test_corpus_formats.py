@@ -85,6 +85,29 @@ def test_title_links_and_unplaced_spans_have_empty_offsets() -> None:
     assert back["links"] == [{"start": None, "length": None, "url": "https://x.example/t"}]
 
 
+def test_tokens_with_spaces_and_every_line_break_stay_on_one_line() -> None:
+    """A token holding white space loses it, an empty one is ``_``; every break character is a space."""
+    breaks = "\t\n\r\v\f\x85\u2028\u2029"
+    orig = dict(_records()["https://iol.example/land-reform-1"])
+    orig.update(
+        tokens=["New", "York", "a b", "", " ", "c\u00a0d", "end"],
+        token_offsets=[[0, 3], [4, 8], [9, 12], [13, 13], [13, 14], [15, 18], [19, 22]],
+        title="".join(f"t{ch}" for ch in breaks),
+        html="<p>" + breaks + "</p>",
+        links=[{"url": "https://x.example/c", "start": 15, "length": 7, "text": "c d end"}],
+        quotes=[],
+    )
+    line = seed_line(orig)
+    assert line.count("\n") == 1 and line.endswith("\n")
+    back = read_seed_line(line)
+    assert back["text_tokenized"] == "New York ab _ _ cd end"
+    assert back["title"] == "t " * len(breaks)
+    assert back["html"] == "<p>" + " " * len(breaks) + "</p>"
+    c = back["text_tokenized"]
+    (link,) = back["links"]
+    assert c[link["start"] : link["start"] + link["length"]] == "cd end"
+
+
 def test_useful_ratio() -> None:
     assert useful_ratio("Plain words, and numbers 12.") == 1.0
     assert useful_ratio("■■■■ ▲▲▲ abc") < GOOD_RATIO

@@ -47,6 +47,7 @@ def _answers(index: Any, urls: list[str]) -> dict[str, Any]:
         "candidates": {h: (n, list(ids)) for h, (n, ids) in index.dedup_candidates(hashes).items()},
         "counts": index.dedup_counts([*hashes, 12345]),
         "lookups": lookups,
+        "order_keys": index.dedup_order_keys([*urls, "https://not.indexed/"]),
     }
 
 
