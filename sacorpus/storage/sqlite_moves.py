@@ -152,14 +152,25 @@ class SQLiteCountMoves:
 
     @staticmethod
     def _fold_keys(cur: sqlite3.Cursor, keys: list[int], all_side: int, all_other: int) -> None:
-        """Move the word counts of ``keys`` (one side) from that side's ``ALL`` key to the other's."""
+        """Move the word counts of ``keys`` (one side) from that side's ``ALL`` key to the other's.
+
+        The sums per word are taken once into a temporary table and applied to both ``ALL`` keys
+        (summing every row of the keys was most of the settling, and it was done twice)."""
         marks = ",".join("?" * len(keys))
+        cur.execute("CREATE TEMP TABLE IF NOT EXISTS fold_sums (w INTEGER PRIMARY KEY, n INTEGER NOT NULL)")
+        cur.execute("DELETE FROM temp.fold_sums")
+        cur.execute(
+            f"INSERT INTO temp.fold_sums (w, n) SELECT w, SUM(n) FROM key_word_counts WHERE k IN ({marks}) "
+            "GROUP BY w",
+            keys,
+        )
         for target, sign in ((all_other, 1), (all_side, -1)):
             cur.execute(
-                f"INSERT INTO key_word_counts (k, w, n) SELECT ?, w, ? * SUM(n) FROM key_word_counts "
-                f"WHERE k IN ({marks}) GROUP BY w ON CONFLICT (k, w) DO UPDATE SET n = n + excluded.n",
-                (target, sign, *keys),
+                "INSERT INTO key_word_counts (k, w, n) SELECT ?, w, ? * n FROM temp.fold_sums WHERE true "
+                "ON CONFLICT (k, w) DO UPDATE SET n = n + excluded.n",
+                (target, sign),
             )
+        cur.execute("DELETE FROM temp.fold_sums")
         cur.execute(f"DELETE FROM key_word_counts WHERE k IN ({marks})", keys)
 
     def _fold_side(self, cur: sqlite3.Cursor, side: CountKey, delta: CountDelta) -> None:
