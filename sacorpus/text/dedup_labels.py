@@ -32,7 +32,7 @@ from sacorpus.text.dedup import (
     order_key,
     text_hash,
 )
-from sacorpus.text.dedup_ahead import Ahead, FingerprintArgs, FingerprintsAhead, default_workers
+from sacorpus.text.dedup_ahead import Ahead, FingerprintArgs, FingerprintsAhead, compute, default_workers
 from sacorpus.text.dedup_memory import LookupRule, MemoryDedupIndex
 
 logger = logging.getLogger(__name__)
@@ -125,29 +125,20 @@ def dedup_record(
 
     ``keep_unchanged`` (ingest): an article the index already has with the same text keeps its label.
     ``index``: the index to ask and add to in place of the store's (the rebuild's, in memory).
-    ``fp``: the article's fingerprint computed ahead from :func:`fingerprint_args` (the rebuild's).
+    ``fp``: the article's fingerprint computed ahead from :func:`fingerprint_args` (the rebuild's,
+    which does not keep unchanged articles).
     """
-    if fp is not None and not keep_unchanged:  # computed from this record's fingerprint_args
-        return dedup_article(
-            store if index is None else index, fp.url, None, config=config, order=fp.order_key, fp=fp
-        )
-    args = fingerprint_args(record, publications)
-    if args is None:
-        return None
-    if keep_unchanged:
-        kept = unchanged_refetch(store, args.url, args.text, recent)
-        if kept is not None:
-            return kept
+    if fp is None:
+        args = fingerprint_args(record, publications)
+        if args is None:
+            return None
+        if keep_unchanged:
+            kept = unchanged_refetch(store, args.url, args.text, recent)
+            if kept is not None:
+                return kept
+        fp = compute(args, config)
     return dedup_article(
-        store if index is None else index,
-        args.url,
-        args.text,
-        canonical_url=args.canonical_url,
-        sentences=args.sentences,
-        config=config,
-        slug=args.slug,
-        order=args.order,
-        fp=fp,
+        store if index is None else index, fp.url, None, config=config, order=fp.order_key, fp=fp
     )
 
 
