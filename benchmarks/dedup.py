@@ -404,7 +404,7 @@ def timed_rebuild(
     """(articles/s, url -> label) of a dedup rebuild; the kept counts must still equal a recount.
     ``workers``: fingerprint workers (their CPU is not in the CPU-second figure: wall time is the one)."""
     from sacorpus.storage.maintenance import check_counts
-    from sacorpus.text.dedup_labels import rebuild_index
+    from sacorpus.text.dedup_rebuild import rebuild_index
 
     with store:
         n = store.count()

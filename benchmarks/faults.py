@@ -45,7 +45,7 @@ from sacorpus.storage.sqlite import SQLiteStore
 from sacorpus.testing.mongo import RestartableMongo
 from sacorpus.testing.servers import free_port
 from sacorpus.text.dedup import DedupConfig
-from sacorpus.text.dedup_labels import rebuild_index
+from sacorpus.text.dedup_rebuild import rebuild_index
 
 REPO = Path(__file__).resolve().parent.parent
 PUBLIC = "http://demo.sacorpus.invalid"

@@ -17,7 +17,8 @@ from scrapy.exceptions import UsageError
 
 from sacorpus.storage.base import StorageError, store_from_settings
 from sacorpus.text.dedup import DedupConfig
-from sacorpus.text.dedup_labels import label_counts, rebuild_index, rebuild_options
+from sacorpus.text.dedup_labels import label_counts
+from sacorpus.text.dedup_rebuild import rebuild_index, rebuild_options
 
 logger = logging.getLogger(__name__)
 

@@ -34,7 +34,7 @@ from sacorpus.storage.base import ArticleStore
 from sacorpus.text.analysis import language_fields, token_fields
 from sacorpus.text.boilerplate import LineHistory, PublicationHistories
 from sacorpus.text.dedup import DedupConfig
-from sacorpus.text.dedup_labels import rebuild_index, rebuild_options
+from sacorpus.text.dedup_rebuild import rebuild_index, rebuild_options
 from sacorpus.text.page import process_page
 
 #: rebuilt afterwards over the whole store

@@ -21,7 +21,6 @@ from pymongo.errors import PyMongoError
 
 from sacorpus import settings as defaults
 from sacorpus.storage.base import (
-    DEFAULT_DEDUP_MAX_IDS,
     DEFAULT_MONGO_DATABASE,
     INDEXED_FIELDS,
     ArticleStore,
@@ -30,6 +29,7 @@ from sacorpus.storage.base import (
     spill_path_for,
 )
 from sacorpus.storage.counts import CountDelta, StoreFilter, count_key
+from sacorpus.storage.dedup_index import DEFAULT_DEDUP_MAX_IDS
 from sacorpus.storage.mongo_comments import MongoComments
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
 from sacorpus.storage.mongo_documents import _from_doc, _to_doc

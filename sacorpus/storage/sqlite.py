@@ -23,7 +23,6 @@ from typing import Any, Self
 
 from sacorpus import settings as defaults
 from sacorpus.storage.base import (
-    DEFAULT_DEDUP_MAX_IDS,
     DEFAULT_SQLITE_PATH,
     INDEXED_FIELDS,
     ArticleStore,
@@ -32,6 +31,7 @@ from sacorpus.storage.base import (
     spill_path_for,
 )
 from sacorpus.storage.counts import CountDelta, StoreFilter
+from sacorpus.storage.dedup_index import DEFAULT_DEDUP_MAX_IDS
 from sacorpus.storage.sqlite_comments import COMMENTS_SCHEMA, SQLiteComments
 from sacorpus.storage.sqlite_counts import migrate_counts
 from sacorpus.storage.sqlite_dedup import SQLiteDedupIndex, chunks, migrate_dedup

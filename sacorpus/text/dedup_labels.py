@@ -1,23 +1,20 @@
-"""Near-duplicate labels of stored articles: ingest labelling and the full rebuild, one implementation.
+"""Near-duplicate labels of stored articles: the labelling that ingest and the full rebuild share.
 
 Why a module of its own: the dedup stage (ingest), ``scrapy dedup --rebuild`` and ``scrapy reextract``
 must give the same labels, and commands do not import pipelines. Labels come from
-:func:`sacorpus.text.dedup.dedup_article` against the store's sentence-hash index.
+:func:`sacorpus.text.dedup.dedup_article` against the store's sentence-hash index; the rebuild's
+own loop is in :mod:`sacorpus.text.dedup_rebuild`.
 """
 
 from __future__ import annotations
 
-import logging
 from collections import Counter, OrderedDict
 from collections.abc import Mapping
-from itertools import islice
 from typing import Any
 from urllib.parse import urlsplit
 
 from itemadapter import ItemAdapter
-from tqdm import tqdm
 
-from sacorpus import settings as defaults
 from sacorpus.publications import Publication, PublicationRegistry
 from sacorpus.sources.urls import UrlPolicy
 from sacorpus.storage.base import ArticleStore, StorageError
@@ -32,23 +29,7 @@ from sacorpus.text.dedup import (
     order_key,
     text_hash,
 )
-from sacorpus.text.dedup_ahead import Ahead, FingerprintArgs, FingerprintsAhead, compute, default_workers
-from sacorpus.text.dedup_memory import LookupRule, MemoryDedupIndex
-
-logger = logging.getLogger(__name__)
-
-_FIELDS = (
-    "url",
-    "publication",
-    "text",
-    "canonical_url",
-    "sentences",
-    "fetched_at",
-    "published_at",
-    "text_hash",
-    "dedup_label",
-    "dedup_evidence",
-)
+from sacorpus.text.dedup_ahead import FingerprintArgs, compute
 
 #: what the labeller remembers per article: (text hash, label, evidence)
 Remembered = tuple[str | None, str, list[dict[str, Any]]]
@@ -252,119 +233,7 @@ class Labeller:
         return written
 
 
-def rebuild_index(
-    store: ArticleStore,
-    config: DedupConfig,
-    progress: bool = True,
-    batch_size: int = 500,
-    in_memory: bool = True,
-    memory_mb: float | None = None,
-    workers: int = 0,
-) -> Counter[str]:
-    """Clear the dedup index and re-label every stored article, replaying the crawl's fetch order.
-
-    The earliest published copy of a story ends ``unique`` (see :class:`Labeller`); the labels are the
-    ones ingest gave. Returns the label counts (``no_text`` for articles without text, which keep no
-    label; ``relabelled`` for copies relabelled when their original came later).
-
-    Why batches: the articles are read ``batch_size`` at a time (only the fields labelling needs),
-    and their labels written together at the end of each batch in one transaction (one bulk request
-    on MongoDB), skipping the articles whose label, evidence and text hash are already the ones given
-    (a rebuild with the settings of the crawl rewrites nothing). The word counts of the relabelled
-    articles move once, at the end, for those whose count key changed (``store.relabelling()``).
-    Why the index in memory (:class:`MemoryDedupIndex`): the rebuild is the index's only writer and
-    asks only about what it added, so the questions are answered from dicts and the store gets the
-    whole index in one bulk load at the end (article by article it was most of the time on SQLite
-    and hundreds of round trips an article on MongoDB). Memory grows with the index (about 6 KB an
-    article of 50 sentences): past ``memory_mb`` the index is written to the store (the same bulk load)
-    and the store answers from there on, as at ingest, so a large corpus is rebuilt in bounded memory
-    with the same labels. No list of all articles is kept.
-    ``workers``: processes that fingerprint the next batch while this one is labelled
-    (:mod:`sacorpus.text.dedup_ahead`; 0: each article is fingerprinted as it is labelled).
-    """
-    store.dedup_clear()
-    labels: Counter[str] = Counter()
-    rule = LookupRule(store.dedup_lookup_limit, store.dedup_lookup_sorted)
-    index = MemoryDedupIndex(store.dedup_max_ids, rule) if in_memory else None  # False: the store's
-    labeller = Labeller(store, config, index=index)
-    size = max(1, min(batch_size, labeller.recent_size))  # a relabel within the batch finds its target
-    records = store.iter_articles(fields=_FIELDS, batch_size=size)
-    bar = tqdm(total=store.count(), unit="article", desc="dedup --rebuild", disable=not progress)
-    with bar, store.relabelling(), FingerprintsAhead(config, workers) as ahead:
-        # the count moves of every relabel are settled once at the end (relabelling)
-
-        def next_chunk() -> tuple[list[dict[str, Any]], Ahead | None]:
-            chunk = list(islice(records, size))
-            if not ahead.active:
-                return chunk, None
-            return chunk, ahead.submit([fingerprint_args(r, labeller.publications) for r in chunk])
-
-        chunk, fingerprints = next_chunk()
-        while chunk:
-            following = next_chunk()  # fingerprinted by the workers while this chunk is labelled
-            with store.batched():  # one commit per chunk (SQLite)
-                fps: list[Fingerprint | None] = [None] * len(chunk)
-                if fingerprints is not None:
-                    fps = fingerprints.result()
-                _label_chunk(store, labeller, chunk, fps, labels)
-            bar.update(len(chunk))
-            if index is not None and memory_mb is not None and index.approx_bytes() > memory_mb * 2**20:
-                logger.info(
-                    "dedup --rebuild: the index of %d articles passed %g MB in memory; written to the "
-                    "store, which answers from here on (SACORPUS_DEDUP_REBUILD_MEMORY_MB)",
-                    len(index),
-                    memory_mb,
-                )
-                store.dedup_bulk_load(index.records())
-                index = labeller.index = None
-            chunk, fingerprints = following
-        if index is not None:
-            store.dedup_bulk_load(index.records())
-    return _final_counts(store, labels, labeller.relabelled)
-
-
-def rebuild_options(settings: Any) -> dict[str, Any]:
-    """:func:`rebuild_index`'s ``memory_mb`` and ``workers`` from a command's settings (defaults in
-    sacorpus/settings.py; ``SACORPUS_DEDUP_REBUILD_WORKERS`` unset: one worker where there are two cores)."""
-    memory = settings.get("SACORPUS_DEDUP_REBUILD_MEMORY_MB", defaults.SACORPUS_DEDUP_REBUILD_MEMORY_MB)
-    workers = settings.get("SACORPUS_DEDUP_REBUILD_WORKERS", defaults.SACORPUS_DEDUP_REBUILD_WORKERS)
-    return {
-        "memory_mb": None if memory in (None, "") else float(memory),
-        "workers": default_workers() if workers in (None, "") else int(workers),
-    }
-
-
-def _label_chunk(
-    store: ArticleStore,
-    labeller: Labeller,
-    chunk: list[dict[str, Any]],
-    fps: list[Fingerprint | None],
-    labels: Counter[str],
-) -> None:
-    """Label a chunk of stored records, then write the labels that changed and the relabels.
-
-    A copy fetched before its original is labelled, then relabelled when the original comes: what is
-    compared with the stored row is its last label in the chunk, so an unchanged store is not written.
-    """
-    given: dict[str, dict[str, Any]] = {}
-    for record, fp in zip(chunk, fps, strict=True):
-        result = labeller.label(record, flush=False, fp=fp)
-        labels[result.label if result is not None else "no_text"] += 1
-        given[record["url"]] = _label_fields(result)
-    for url, relabel in labeller.pending.items():  # relabels are later than labels: they win
-        given[url] = {**given.get(url, {}), **relabel}
-    labeller.pending.clear()
-    stored = {record["url"]: record for record in chunk}
-    store.update_labels(
-        {
-            url: fields
-            for url, fields in given.items()
-            if (row := stored.get(url)) is None or any(row.get(k) != v for k, v in fields.items())
-        }
-    )
-
-
-def _label_fields(result: DedupResult | None) -> dict[str, Any]:
+def label_fields(result: DedupResult | None) -> dict[str, Any]:
     if result is None:
         return {"dedup_label": None, "dedup_evidence": [], "text_hash": None}
     return {
@@ -372,14 +241,6 @@ def _label_fields(result: DedupResult | None) -> dict[str, Any]:
         "dedup_evidence": result.evidence,
         "text_hash": result.fingerprint.text_hash,
     }
-
-
-def _final_counts(store: ArticleStore, labels: Counter[str], relabelled: int) -> Counter[str]:
-    """The labels as they stand after the relabels (counted while labelling, a copy relabelled later
-    would be counted under its first label)."""
-    if not relabelled:
-        return labels
-    return Counter(r.get("dedup_label") or "no_text" for r in store.iter_articles(fields=["dedup_label"]))
 
 
 def label_counts(store: ArticleStore) -> Counter[str]:
@@ -402,7 +263,7 @@ def label_unlabelled(
         result = labeller.label(record, keep_unchanged=True) if record else None
         if result is None:
             continue
-        store.update_fields(url, _label_fields(result))
+        store.update_fields(url, label_fields(result))
         labels[result.label] += 1
     return labels
 
@@ -413,9 +274,8 @@ __all__ = [
     "dedup_record",
     "fingerprint_args",
     "label_counts",
+    "label_fields",
     "label_unlabelled",
     "merge_evidence",
-    "rebuild_index",
-    "rebuild_options",
     "unchanged_refetch",
 ]

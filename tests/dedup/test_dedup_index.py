@@ -12,7 +12,8 @@ from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.mongo import MongoStore
 from sacorpus.storage.sqlite import SQLiteStore
 from sacorpus.text.dedup import DedupConfig, dedup_article, hash64, normalize_text, order_key, precedes
-from sacorpus.text.dedup_labels import Labeller, rebuild_index
+from sacorpus.text.dedup_labels import Labeller
+from sacorpus.text.dedup_rebuild import rebuild_index
 
 SUBJECTS = [
     "The minister",

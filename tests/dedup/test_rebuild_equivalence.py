@@ -19,7 +19,7 @@ from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.maintenance import check_counts
 from sacorpus.storage.sqlite import SQLiteStore
 from sacorpus.text.dedup import DedupConfig, order_key
-from sacorpus.text.dedup_labels import rebuild_index
+from sacorpus.text.dedup_rebuild import rebuild_index
 
 
 def _reword(sentence: str, rng: random.Random) -> str:

@@ -20,8 +20,8 @@ from sacorpus.items import Article
 from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.sqlite import SQLiteStore
 from sacorpus.text.dedup import DedupConfig, fingerprint
-from sacorpus.text.dedup_labels import rebuild_index
 from sacorpus.text.dedup_memory import LookupRule, MemoryDedupIndex
+from sacorpus.text.dedup_rebuild import rebuild_index
 
 
 def _memory_like(store: ArticleStore) -> MemoryDedupIndex:
@@ -151,7 +151,7 @@ def test_a_rebuild_past_its_memory_budget_goes_on_against_the_store(
     urls = [a.url for a in articles]
     crawl, crawl_index = labels(index_store), _answers(index_store, urls)
     budget_mb = 20_000 / 2**20  # about the size of the first chunk's index
-    with caplog.at_level("INFO", logger="sacorpus.text.dedup_labels"):
+    with caplog.at_level("INFO", logger="sacorpus.text.dedup_rebuild"):
         rebuild_index(index_store, DedupConfig(), progress=False, batch_size=7, memory_mb=budget_mb)
     switched = [r.getMessage() for r in caplog.records if "passed" in r.getMessage()]
     assert len(switched) == 1 and "articles passed" in switched[0]

@@ -20,7 +20,8 @@ from sacorpus.storage.base import ArticleStore
 from sacorpus.storage.maintenance import check_counts
 from sacorpus.text.dedup import DedupConfig
 from sacorpus.text.dedup_ahead import FingerprintsAhead, compute, default_workers
-from sacorpus.text.dedup_labels import fingerprint_args, rebuild_index, rebuild_options
+from sacorpus.text.dedup_labels import fingerprint_args
+from sacorpus.text.dedup_rebuild import rebuild_index, rebuild_options
 
 
 @pytest.mark.parametrize("workers", [1, 2])
