@@ -18,7 +18,7 @@ from scrapy.exceptions import UsageError
 from sacorpus.storage.base import StorageError, store_from_settings
 from sacorpus.text.dedup import DedupConfig
 from sacorpus.text.dedup_labels import label_counts
-from sacorpus.text.dedup_rebuild import rebuild_index, rebuild_options
+from sacorpus.text.dedup_rebuild import rebuild_index, rebuild_options, unfinished_rebuild
 
 logger = logging.getLogger(__name__)
 
@@ -58,9 +58,22 @@ class Command(ScrapyCommand):
                 else:
                     counts = label_counts(store)
                     print(f"{sum(counts.values())} articles in {store!r}")
+                    started = unfinished_rebuild(store)
+                    if started is not None:
+                        print(
+                            f"the index is incomplete: a rebuild started {started} did not finish "
+                            "(the next crawl rebuilds it first, or run scrapy dedup --rebuild)"
+                        )
         except StorageError as exc:
             self.exitcode = 1
             logger.error("dedup: %s", exc)
+            return
+        except KeyboardInterrupt:
+            self.exitcode = 130
+            logger.error(
+                "dedup --rebuild interrupted: the labels written so far are kept and the index is "
+                "incomplete; the next crawl rebuilds it first, or run scrapy dedup --rebuild again"
+            )
             return
         for label, n in sorted(counts.items(), key=lambda kv: -kv[1]):
             print(f"  {label:<10} {n}")

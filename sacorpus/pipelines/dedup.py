@@ -7,7 +7,8 @@ pymongo) and must be serialised so that article n+1 sees article n in the index,
 The earliest published copy of a story is the ``unique`` one: when an original arrives after copies
 of it, the copies are relabelled (``sacorpus/dedup/relabelled``), in the store once their rows are
 written. Items without text are passed on unlabelled (``sacorpus/dedup/no_text``); a store failure leaves
-the item unlabelled with the problem ``dedup:store-error`` (``sacorpus/dedup/errors``).
+the item unlabelled with the problem ``dedup:store-error`` (``sacorpus/dedup/errors``). An index that a
+``dedup --rebuild`` left incomplete is rebuilt when the crawl opens (``sacorpus/dedup/index_rebuilt``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from sacorpus.storage.spill import UPDATE_KEY
 from sacorpus.storage.spill_lines import write_spill
 from sacorpus.text.dedup import DedupConfig, DedupResult
 from sacorpus.text.dedup_labels import Labeller, label_unlabelled
+from sacorpus.text.dedup_rebuild import finish_unfinished_rebuild
 
 logger = logging.getLogger(__name__)
 
@@ -101,7 +103,13 @@ class DedupPipeline:
             )
 
     def _label_unlabelled(self) -> Any:
-        return label_unlabelled(self.shared.open(), self.config, self.publications)
+        """An index a ``dedup --rebuild`` left incomplete is rebuilt first (labels given against it could
+        call a copy ``unique``); then the rows without a label are labelled."""
+        store = self.shared.open()
+        settings = self.crawler.settings if self.crawler is not None else None
+        if finish_unfinished_rebuild(store, self.config, settings):
+            self.count.inc("index_rebuilt")
+        return label_unlabelled(store, self.config, self.publications)
 
     async def process_item(self, item: Any) -> Any:
         if isinstance(item, Comment):

@@ -16,9 +16,12 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-from collections.abc import Sequence
+import signal
+import threading
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import NamedTuple
 
 from sacorpus.text.dedup import fingerprint
@@ -53,6 +56,28 @@ def compute(args: FingerprintArgs, config: DedupConfig) -> Fingerprint:
 def _compute_all(jobs: list[FingerprintArgs], config: DedupConfig) -> list[Fingerprint]:
     """A worker's share of a chunk (module level: it is sent to the worker by name)."""
     return [compute(job, config) for job in jobs]
+
+
+def _ignore_interrupts() -> None:
+    """Ctrl-C reaches every process of the terminal's group: the command decides how to stop (its
+    workers are shut down on the way out), so a worker prints no traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _workers_start_deaf() -> Iterator[None]:
+    """Workers are started (by the pool, on a submit) with Ctrl-C ignored from their first instruction:
+    an ignored signal stays ignored across the exec of a spawned worker, whose imports then cannot be
+    interrupted with a traceback before :func:`_ignore_interrupts` runs. Only the main thread may set
+    a handler; elsewhere (the crawl's dedup thread) the initializer alone applies."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def default_workers() -> int:
@@ -103,7 +128,9 @@ class FingerprintsAhead:
         self.workers = max(0, workers)
         self.pool: ProcessPoolExecutor | None = None
         if self.workers:
-            self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self.pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
+            )
 
     @property
     def active(self) -> bool:
@@ -116,10 +143,11 @@ class FingerprintsAhead:
         todo = [job for job in jobs if job is not None]
         size = -(-len(todo) // self.workers) or 1
         try:
-            parts = [
-                self.pool.submit(_compute_all, todo[i : i + size], self.config)
-                for i in range(0, len(todo), size)
-            ]
+            with _workers_start_deaf():
+                parts = [
+                    self.pool.submit(_compute_all, todo[i : i + size], self.config)
+                    for i in range(0, len(todo), size)
+                ]
         except BrokenProcessPool as exc:
             self.broken(exc)
             return Ahead(self, jobs, None)

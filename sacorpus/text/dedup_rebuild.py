@@ -11,12 +11,14 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from itertools import islice
 from typing import Any
 
 from tqdm import tqdm
 
 from sacorpus import settings as defaults
+from sacorpus.publications import PublicationRegistry
 from sacorpus.storage.base import ArticleStore
 from sacorpus.text.dedup import DedupConfig, Fingerprint
 from sacorpus.text.dedup_ahead import Ahead, FingerprintsAhead, default_workers
@@ -24,6 +26,10 @@ from sacorpus.text.dedup_labels import Labeller, fingerprint_args, label_fields
 from sacorpus.text.dedup_memory import LookupRule, MemoryDedupIndex
 
 logger = logging.getLogger(__name__)
+
+#: the store state a rebuild keeps: when it started, and when it finished (None while its index is
+#: incomplete; see :func:`unfinished_rebuild`)
+REBUILD_STATE = "dedup_rebuild"
 
 _FIELDS = (
     "url",
@@ -47,6 +53,7 @@ def rebuild_index(
     in_memory: bool = True,
     memory_mb: float | None = None,
     workers: int = 0,
+    publications: PublicationRegistry | None = None,
 ) -> Counter[str]:
     """Clear the dedup index and re-label every stored article, replaying the crawl's fetch order.
 
@@ -69,11 +76,13 @@ def rebuild_index(
     ``workers``: processes that fingerprint the next batch while this one is labelled
     (:mod:`sacorpus.text.dedup_ahead`; 0: each article is fingerprinted as it is labelled).
     """
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    store.set_state(REBUILD_STATE, {"started": started, "finished": None})  # before the index is cleared
     store.dedup_clear()
     labels: Counter[str] = Counter()
     rule = LookupRule(store.dedup_lookup_limit, store.dedup_lookup_sorted)
     index = MemoryDedupIndex(store.dedup_max_ids, rule) if in_memory else None  # False: the store's
-    labeller = Labeller(store, config, index=index)
+    labeller = Labeller(store, config, publications, index=index)  # id_pattern slugs as at ingest
     size = max(1, min(batch_size, labeller.recent_size))  # a relabel within the batch finds its target
     records = store.iter_articles(fields=_FIELDS, batch_size=size)
     bar = tqdm(total=store.count(), unit="article", desc="dedup --rebuild", disable=not progress)
@@ -83,18 +92,54 @@ def rebuild_index(
             with store.batched():  # one commit per chunk (SQLite)
                 _label_chunk(store, labeller, chunk, fps, labels)
             bar.update(len(chunk))
-            if index is not None and memory_mb is not None and index.approx_bytes() > memory_mb * 2**20:
-                logger.info(
-                    "dedup --rebuild: the index of %d articles passed %g MB in memory; written to the "
-                    "store, which answers from here on (SACORPUS_DEDUP_REBUILD_MEMORY_MB)",
-                    len(index),
-                    memory_mb,
-                )
-                store.dedup_bulk_load(index.records())
+            if index is not None and _past_budget(index, memory_mb):
+                store.dedup_bulk_load(index.records())  # the store answers from here on
                 index = labeller.index = None
         if index is not None:
             store.dedup_bulk_load(index.records())
+    store.set_state(
+        REBUILD_STATE, {"started": started, "finished": datetime.now(UTC).isoformat(timespec="seconds")}
+    )
     return _final_counts(store, labels, labeller.relabelled)
+
+
+def _past_budget(index: MemoryDedupIndex, memory_mb: float | None) -> bool:
+    """Whether the index in memory passed ``memory_mb`` (logged: it is then written to the store)."""
+    if memory_mb is None or index.approx_bytes() <= memory_mb * 2**20:
+        return False
+    logger.info(
+        "dedup --rebuild: the index of %d articles passed %g MB in memory; written to the store, which "
+        "answers from here on (SACORPUS_DEDUP_REBUILD_MEMORY_MB)",
+        len(index),
+        memory_mb,
+    )
+    return True
+
+
+def unfinished_rebuild(store: ArticleStore) -> str | None:
+    """When a rebuild that did not finish (interrupted, killed, a store failure) started, else None.
+
+    Its index is incomplete: the articles after the point it reached are missing from it, so an
+    article labelled against it could be called ``unique`` beside a stored copy.
+    """
+    state = store.get_state(REBUILD_STATE) or {}
+    return None if state.get("finished") or not state.get("started") else str(state["started"])
+
+
+def finish_unfinished_rebuild(store: ArticleStore, config: DedupConfig, settings: Any = None) -> bool:
+    """Rebuild the index again when a rebuild left it incomplete (the crawl does this before it labels
+    anything); returns whether it did."""
+    started = unfinished_rebuild(store)
+    if started is None:
+        return False
+    logger.warning(
+        "dedup: a dedup --rebuild started %s did not finish, so the index is incomplete; rebuilding it "
+        "before labelling (%d articles)",
+        started,
+        store.count(),
+    )
+    rebuild_index(store, config, progress=False, **rebuild_options(settings or {}))
+    return True
 
 
 def _fingerprinted_chunks(
@@ -117,13 +162,15 @@ def _fingerprinted_chunks(
 
 
 def rebuild_options(settings: Any) -> dict[str, Any]:
-    """:func:`rebuild_index`'s ``memory_mb`` and ``workers`` from a command's settings (defaults in
-    sacorpus/settings.py; ``SACORPUS_DEDUP_REBUILD_WORKERS`` unset: one worker where there are two cores)."""
+    """:func:`rebuild_index`'s ``memory_mb``, ``workers`` and ``publications`` (whose ``id_pattern`` gives
+    slug evidence, as at ingest) from a command's settings (defaults in sacorpus/settings.py;
+    ``SACORPUS_DEDUP_REBUILD_WORKERS`` unset: one worker where there are two cores)."""
     memory = settings.get("SACORPUS_DEDUP_REBUILD_MEMORY_MB", defaults.SACORPUS_DEDUP_REBUILD_MEMORY_MB)
     workers = settings.get("SACORPUS_DEDUP_REBUILD_WORKERS", defaults.SACORPUS_DEDUP_REBUILD_WORKERS)
     return {
         "memory_mb": None if memory in (None, "") else float(memory),
         "workers": default_workers() if workers in (None, "") else int(workers),
+        "publications": PublicationRegistry.from_settings(settings),
     }
 
 
@@ -165,4 +212,10 @@ def _final_counts(store: ArticleStore, labels: Counter[str], relabelled: int) ->
     return Counter(r.get("dedup_label") or "no_text" for r in store.iter_articles(fields=["dedup_label"]))
 
 
-__all__ = ["rebuild_index", "rebuild_options"]
+__all__ = [
+    "REBUILD_STATE",
+    "finish_unfinished_rebuild",
+    "rebuild_index",
+    "rebuild_options",
+    "unfinished_rebuild",
+]

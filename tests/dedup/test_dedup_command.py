@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from sacorpus.items import Article
@@ -70,3 +73,55 @@ def test_rebuild_labels_a_store_crawled_without_dedup(tmp_path: Path) -> None:
         assert second["dedup_evidence"][0]["url"] == "https://a.co.za/1"
         assert second["text_hash"] == first["text_hash"] is not None
         assert empty["dedup_label"] is None
+
+
+def _children(pid: int) -> list[str]:
+    """The processes ``pid`` started (Linux)."""
+    return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+
+
+def test_ctrl_c_stops_a_rebuild_with_one_line_and_leaves_it_marked(tmp_path: Path) -> None:
+    """Ctrl-C reaches the command and its fingerprint worker (one process group): exit status 130, one
+    line and no traceback, the kept counts settled, and the index reported incomplete afterwards."""
+    from test_dedup_index import ingest
+    from test_rebuild_equivalence import planted
+
+    from sacorpus.storage.maintenance import check_counts
+    from sacorpus.text.dedup import DedupConfig
+    from sacorpus.text.dedup_rebuild import REBUILD_STATE
+
+    db = tmp_path / "corpus.sqlite"
+    settings = ["-s", f"SACORPUS_SQLITE_PATH={db}", "-s", "SACORPUS_DEDUP_REBUILD_WORKERS=1"]
+    with SQLiteStore(str(db)) as store:
+        ingest(store, planted(900, seed=6), DedupConfig(), batch=50, textless=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scrapy", "dedup", "--rebuild", "--no-progress", *settings],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        with SQLiteStore(str(db)) as watcher:
+            deadline = time.monotonic() + 60
+            # the rebuild has started (and cleared the index) once its mark is written, and Ctrl-C
+            # comes once its worker has had time to start and wait for work (where an interrupt
+            # would print a traceback of its own); 900 articles take several seconds to label
+            # (two children: multiprocessing's resource tracker and the worker)
+            while not (watcher.get_state(REBUILD_STATE) or {}).get("started") or len(_children(proc.pid)) < 2:
+                assert proc.poll() is None and time.monotonic() < deadline, proc.stderr and proc.stderr.read()
+                time.sleep(0.01)
+        time.sleep(1.0)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err[-2000:]
+    assert "dedup --rebuild interrupted: the labels written so far are kept" in err
+    assert "Traceback" not in err and "re-labelled" not in out
+    shown = scrapy("dedup", "-s", f"SACORPUS_SQLITE_PATH={db}")
+    assert "the index is incomplete: a rebuild started" in shown.stdout
+    with SQLiteStore(str(db)) as store:
+        assert check_counts(store) == []

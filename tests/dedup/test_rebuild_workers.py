@@ -67,8 +67,19 @@ def test_a_killed_worker_leaves_the_fingerprints_to_this_process(caplog) -> None
 
 
 def test_the_settings_choose_the_workers_and_the_memory_budget() -> None:
-    assert rebuild_options({}) == {"memory_mb": 150.0, "workers": default_workers()}
-    given = {"SACORPUS_DEDUP_REBUILD_WORKERS": "3", "SACORPUS_DEDUP_REBUILD_MEMORY_MB": "20"}
-    assert rebuild_options(given) == {"memory_mb": 20.0, "workers": 3}
+    options = rebuild_options({})
+    assert (options["memory_mb"], options["workers"]) == (150.0, default_workers())
+    assert options["publications"].directory is None  # the shipped publications
+    given = {
+        "SACORPUS_DEDUP_REBUILD_WORKERS": "3",
+        "SACORPUS_DEDUP_REBUILD_MEMORY_MB": "20",
+        "SACORPUS_PUBLICATIONS_DIR": "/srv/publications",
+    }
+    options = rebuild_options(given)
+    assert (options["memory_mb"], options["workers"], options["publications"].directory) == (
+        20.0,
+        3,
+        "/srv/publications",
+    )
     assert rebuild_options({"SACORPUS_DEDUP_REBUILD_WORKERS": 0})["workers"] == 0
     assert default_workers() == (1 if len(os.sched_getaffinity(0)) > 1 else 0)
