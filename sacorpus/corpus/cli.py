@@ -307,6 +307,11 @@ class CorpusCommand(Command):
                 raise
             self.fail(f"cannot write {opts.output}: {exc}")
             return
+        except KeyboardInterrupt:
+            unwritten = self.writes_output and getattr(opts, "output", "-") not in (None, "-")
+            self.fail("interrupted (Ctrl-C)" + (f"; {opts.output} was not written" if unwritten else ""))
+            self.exitcode = 130
+            return
         comments = register_of(opts) == COMMENTS
         report_scan(
             flt, counts, self.scan_what.replace("articles", "comments") if comments else self.scan_what
