@@ -70,6 +70,9 @@ class Command(ScrapyCommand):
             return
         except KeyboardInterrupt:
             self.exitcode = 130
+            if not opts.rebuild:
+                logger.error("dedup: interrupted (Ctrl-C)")
+                return
             logger.error(
                 "dedup --rebuild interrupted: the labels written so far are kept and the index is "
                 "incomplete; the next crawl rebuilds it first, or run scrapy dedup --rebuild again"

@@ -22,7 +22,7 @@ DEPTH = 4
 
 
 class ThreadedGzipWriter:
-    """A text stream (``write``, ``flush``, ``close``) into a gzip file at ``level``; UTF-8, no newline
+    """A text stream (``write``, ``close``) into a gzip file at ``level``; UTF-8, no newline
     translation. An error of the compressing thread (a full disk) is raised by the next write or close."""
 
     def __init__(
@@ -45,10 +45,6 @@ class ThreadedGzipWriter:
         if self._size >= self._block_chars:
             self._hand_off()
         return len(text)
-
-    def flush(self) -> None:
-        """Hand what is gathered to the thread (the file is complete only after :meth:`close`)."""
-        self._hand_off()
 
     def close(self) -> None:
         """Compress what is left, end the gzip stream and close the file; raises the thread's error."""

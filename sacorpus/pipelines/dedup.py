@@ -89,7 +89,7 @@ class DedupPipeline:
 
     async def _catch_up(self, when: str) -> None:
         try:
-            labels = await self._worker.run(self._label_unlabelled)
+            labels = await self._worker.run(self._label_unlabelled, when == "open")
         except StorageError as exc:
             # the shared store reports an unusable store (and stops the run at the start)
             logger.debug("dedup catch-up at %s not possible: %s", when, exc)
@@ -102,12 +102,13 @@ class DedupPipeline:
                 ", ".join(f"{k} {v}" for k, v in labels.most_common()),
             )
 
-    def _label_unlabelled(self) -> Any:
-        """An index a ``dedup --rebuild`` left incomplete is rebuilt first (labels given against it could
-        call a copy ``unique``); then the rows without a label are labelled."""
+    def _label_unlabelled(self, opening: bool) -> Any:
+        """When the crawl opens, an index a ``dedup --rebuild`` left incomplete is rebuilt first (labels
+        given against it could call a copy ``unique``; only then: at close a rebuild seen running may
+        be another process's); then the rows without a label are labelled."""
         store = self.shared.open()
         settings = self.crawler.settings if self.crawler is not None else None
-        if finish_unfinished_rebuild(store, self.config, settings):
+        if opening and finish_unfinished_rebuild(store, self.config, settings):
             self.count.inc("index_rebuilt")
         return label_unlabelled(store, self.config, self.publications)
 

@@ -102,18 +102,16 @@ class Ahead:
         self.owner, self.jobs, self.parts = owner, jobs, parts  # parts None: computed here
 
     def result(self) -> list[Fingerprint | None]:
-        try:
-            if self.parts is None:
-                raise BrokenProcessPool("the pool broke before this chunk was sent")
-            done = [fp for part in self.parts for fp in part.result()]
-        except BrokenProcessPool as exc:
-            self.owner.broken(exc)
+        done: list[Fingerprint] | None = None
+        if self.parts is not None:
+            try:
+                done = [fp for part in self.parts for fp in part.result()]
+            except BrokenProcessPool as exc:
+                self.owner.broken(exc)
+        if done is None:
             done = [compute(job, self.owner.config) for job in self.jobs if job is not None]
-        out: list[Fingerprint | None] = []
         it = iter(done)
-        for job in self.jobs:
-            out.append(None if job is None else next(it))
-        return out
+        return [None if job is None else next(it) for job in self.jobs]
 
 
 class FingerprintsAhead:
