@@ -20,6 +20,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from sacorpus.allocator import PeriodicRelease, tune
 from sacorpus.items import Article
 from sacorpus.publications import Publication, PublicationRegistry
 from sacorpus.sources.wayback import wayback_date
@@ -42,6 +43,8 @@ class WorkerSetup:
     publications_dir: str | None = None  # the SACORPUS_PUBLICATIONS_DIR setting: the rules by slug
     log_level: str = "INFO"
     log_format: str = "%(asctime)s [%(name)s] %(levelname)s: %(message)s"
+    #: (mmap threshold KB, trim every N pages), as the crawl's process (sacorpus.allocator)
+    allocator: tuple[int, int] = (0, 0)
 
 
 @dataclass
@@ -61,6 +64,7 @@ class _Worker:
         for publication in setup.publications:
             self.publications.add(publication)
         self.histories = PublicationHistories()
+        self.release: PeriodicRelease | None = None
 
 
 _worker: _Worker | None = None  # this process's state; a worker process is its only owner
@@ -73,6 +77,7 @@ def start_worker(setup: WorkerSetup, parent: int) -> None:
     _die_with(parent)
     logging.basicConfig(level=setup.log_level, format=setup.log_format, stream=sys.stderr)
     _worker = _Worker(setup)
+    _worker.release = tune(*setup.allocator)
     _warm_up(setup)
 
 
@@ -86,6 +91,8 @@ def run_task(task: PageTask) -> PageWork:
         learn(_worker.histories.of(slug), told)
     item = task.item
     setup = _worker.setup
+    if _worker.release is not None:
+        _worker.release.tick()
     return work_page(
         item,
         _worker.publications.get(item.publication),

@@ -169,6 +169,10 @@ SACORPUS_SQLITE_CACHE_MB = 64
 # at 3,000 pages), and its random dedup lookups are served by the page cache all the same
 SACORPUS_SQLITE_MMAP_MB = None
 SACORPUS_CRAWL_SQLITE_MMAP_MB = 0
+# a crawl's SQLite page cache (MB). Apart from the commands' for the same
+# reason: it fills as the store grows and stays resident for the whole run (measured at 1,000 pages: 40 MB
+# less peak anonymous memory with 8 MB than with 64, and the same dedup and store CPU per page)
+SACORPUS_CRAWL_SQLITE_CACHE_MB = 16
 SACORPUS_SQLITE_TIMEOUT = 30.0  # seconds a write waits for another writer's lock before it fails
 MONGO_TIMEOUT_MS = (
     5000  # server selection and connect timeout: an unreachable server stops a crawl in seconds
@@ -192,8 +196,14 @@ EXTENSIONS = {
     "sacorpus.runlock.RunLock": 90,  # one run per spider and store; before the store so it releases first
     "sacorpus.storage.shared.SharedStore": 100,  # the crawl's one store: spider, dedup and store stages share it
     "sacorpus.extensions.CrawlSummary": 500,
+    "sacorpus.allocator.AllocatorRelease": 50,  # freed memory back to the system during a long crawl
 }
 SACORPUS_SUMMARY_ENABLED = True
+# glibc only (sacorpus/allocator.py): malloc_trim every this many items (0: never), and blocks of this many
+# KB and more from mappings of their own (0: glibc's moving threshold); measured at 1,000 pages: free heap
+# of about 45 MB handed back
+SACORPUS_MALLOC_TRIM_EVERY = 100
+SACORPUS_MALLOC_MMAP_THRESHOLD_KB = 128
 DOWNLOAD_SLOTS = {"wayback-cdx": {"concurrency": 1, "delay": 1.0}}  # SACORPUS_WAYBACK_CDX_RATE applies
 
 # --- frontier, incremental runs, Wayback (crawl-level) ---------------------------------------------------

@@ -23,6 +23,7 @@ from typing import Any
 from scrapy import signals
 
 from sacorpus import settings as defaults
+from sacorpus.allocator import allocator_settings
 from sacorpus.items import Article
 from sacorpus.page_worker import WorkerSetup
 from sacorpus.pipelines._common import Counter, require_enabled
@@ -195,5 +196,6 @@ def _workers(crawler: Any, options: PageOptions) -> PageWorkers | None:
         publications_dir=settings.get("SACORPUS_PUBLICATIONS_DIR") or None,
         log_level=str(settings.get("LOG_LEVEL", "INFO")),
         log_format=str(settings.get("LOG_FORMAT")),
+        allocator=allocator_settings(settings),
     )
     return PageWorkers(count, setup, crawler.stats, settings.get("SACORPUS_PAGE_WORKERS_START"))

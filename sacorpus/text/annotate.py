@@ -163,15 +163,47 @@ def _url_for(found: str) -> str:
     return f"http://{found}"
 
 
-def _place(text: str, pattern: str, cursor: int, used: list[tuple[int, int]]) -> re.Match[str] | None:
+#: the only characters outside ASCII that a case-insensitive pattern of ASCII letters matches (found by
+#: trying every code point against every ASCII letter): a text holding one is not pre-checked
+_ASCII_CASE_TWINS = ("\u0130", "\u0131", "\u017f", "\u212a")
+
+
+def _folded(text: str) -> str | None:
+    """``text`` lowercased for :func:`_may_match_ignoring_case`; None when it holds a case twin."""
+    return None if any(twin in text for twin in _ASCII_CASE_TWINS) else text.lower()
+
+
+def _may_match_ignoring_case(words: list[str], folded: str | None) -> bool:
+    """False only when no case-insensitive match can exist: a word of ASCII characters matches only
+    ASCII characters of the text (it holds no case twin), so it is in the lowercased text."""
+    if folded is None:
+        return True
+    return all(not word.isascii() or word.lower() in folded for word in words)
+
+
+def _place(
+    text: str, words: list[str], cursor: int, used: list[tuple[int, int]], folded: str | None
+) -> re.Match[str] | None:
     """Where an anchor's text is: next exact match after ``cursor``, then ignoring case, then any
-    earlier occurrence no other anchor took (HTML and text order can differ)."""
-    for flags in (0, re.IGNORECASE):
-        compiled = re.compile(pattern, flags)
-        match = compiled.search(text, cursor)
+    earlier occurrence no other anchor took (HTML and text order can differ).
+
+    Why the pre-checks: most anchors of a page are navigation that is not in the text at all, and
+    compiling each anchor's pattern (twice) was most of the tokenize stage's time. A pattern is
+    compiled only where its words can be found: verbatim after ``cursor`` for the exact match, in the
+    lowercased text for the others. Either way the match is the one the patterns give.
+    """
+    pattern = r"\s+".join(re.escape(word) for word in words)
+    if text.find(words[0], cursor) >= 0 and all(word in text for word in words[1:]):
+        match = re.compile(pattern).search(text, cursor)
         if match is not None:
             return match
-    for match in re.finditer(pattern, text, re.IGNORECASE):
+    if not _may_match_ignoring_case(words, folded):
+        return None
+    compiled = re.compile(pattern, re.IGNORECASE)
+    match = compiled.search(text, cursor)
+    if match is not None:
+        return match
+    for match in compiled.finditer(text):
         if not any(a < match.end() and match.start() < b for a, b in used):
             return match
     return None
@@ -190,6 +222,7 @@ def find_links(text: str, anchors: list[tuple[str, str]] | None = None) -> list[
     text = text or ""
     cursor = 0
     used: list[tuple[int, int]] = []
+    folded = _folded(text) if anchors else None
     for anchor_text, href in anchors or []:
         if not href:
             continue
@@ -197,8 +230,7 @@ def find_links(text: str, anchors: list[tuple[str, str]] | None = None) -> list[
         if not words:
             links.append({"url": href, "start": cursor, "length": 0, "text": ""})
             continue
-        pattern = r"\s+".join(re.escape(word) for word in words)
-        match = _place(text, pattern, cursor, used)
+        match = _place(text, words, cursor, used, folded)
         if match is None:
             continue
         used.append(match.span())

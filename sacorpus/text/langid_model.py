@@ -121,7 +121,9 @@ class NBModel:
 
     languages: tuple[str, ...]
     index: Mapping[str, int]  # n-gram -> row (a FeatureIndex when loaded from the shipped file)
-    logp: np.ndarray  # (n_features, n_languages) float32
+    #: (n_features, n_languages): float16 as shipped (half the memory of float32; every sum is taken in
+    #: float64, to which float16 and float32 values convert exactly, so the scores are the same)
+    logp: np.ndarray
     log_prior: np.ndarray  # (n_languages,)
     #: per-n-gram mean log-likelihood below which a text is "unlike anything the model knows"
     ood_threshold: float
@@ -142,7 +144,7 @@ class NBModel:
         order = np.argsort(hashes, kind="stable")  # equal hashes: the first feature wins, as before
         bits = max(4, int(2 * len(hashes)).bit_length())
         keys = np.zeros(1 << bits, dtype=np.uint64)
-        table = np.full(1 << bits, -1, dtype=np.int64)
+        table = np.full(1 << bits, -1, dtype=np.int32)  # rows: a few hundred thousand
         object.__setattr__(self, "_bits", bits)
         pending = order
         slots = self._slots(hashes[pending])
@@ -268,7 +270,7 @@ class NBModel:
         return cls(
             languages=languages,
             index=features,
-            logp=data["logp"].astype(np.float32),
+            logp=np.asarray(data["logp"]),
             log_prior=data["log_prior"].astype(np.float64),
             ood_threshold=float(params[0]),
             temperature=float(params[1]),

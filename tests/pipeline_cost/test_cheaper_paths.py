@@ -9,14 +9,18 @@ imported without scipy against scipy still importable: all on our fixture pages 
 from __future__ import annotations
 
 import dataclasses
+import re
 import subprocess
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
 from crawlkit import fixture_pages
 from lxml import etree
 
+from sacorpus.text import annotate
+from sacorpus.text.annotate import find_links
 from sacorpus.text.bylines import _BYLINE_XPATH_COMPILED, BYLINE_XPATH
 from sacorpus.text.langid_model import FeatureIndex, gram_hash, load_model
 from sacorpus.text.preclean import parse_html
@@ -136,3 +140,53 @@ def test_candidate_precheck_finds_what_joining_every_link_finds(monkeypatch: pyt
         "https://x.example.net/r\u017fs",
     }
     assert len(fast[1]) > len(fast[0])  # the base's own path makes every relative link count
+
+
+def _place_by_patterns(
+    text: str, words: list[str], cursor: int, used: list[tuple[int, int]], folded: object = None
+) -> Any:
+    """An anchor placed by its patterns alone, compiled for every anchor (the plain path)."""
+    pattern = r"\s+".join(re.escape(word) for word in words)
+    for flags in (0, re.IGNORECASE):
+        match = re.compile(pattern, flags).search(text, cursor)
+        if match is not None:
+            return match
+    for match in re.finditer(pattern, text, re.IGNORECASE):
+        if not any(a < match.end() and match.start() < b for a, b in used):
+            return match
+    return None
+
+
+LINK_TEXT = (
+    "The MINISTER of Finance spoke.\nThe minister\n of  finance replied on ſport and \u212aelvin, "
+    "then İstanbul and the Minister of finance again. Kelvin and sport. www.gov.za"
+)
+LINK_ANCHORS = [
+    ("minister of finance", "a"),
+    ("Minister of Finance", "b"),
+    ("sport", "c"),
+    ("Sport", "d"),
+    ("kelvin", "e"),
+    ("istanbul", "f"),
+    ("Home", "g"),
+    ("Subscribe now", "h"),
+    ("finance", "i"),
+]
+
+
+def test_anchor_pre_checks_place_links_where_the_patterns_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Links placed with the pre-checks against every anchor's patterns compiled (the plain path): on
+    the fixture pages' own anchors and text (as written and upper-cased), and on case twins (\u017f,
+    \u212a, \u0130), whitespace runs and repeats, with and without a twin in the text."""
+    cases = [(LINK_TEXT, LINK_ANCHORS), (LINK_TEXT.replace("ſ", "s").replace("\u212a", "K"), LINK_ANCHORS)]
+    for html in fixture_pages():
+        root = parse_html(html, [])
+        if root is not None:
+            anchors = [(a.text_content(), a.get("href") or "#") for a in root.iter("a")]
+            cases.append((root.text_content(), anchors + [(t.upper(), h) for t, h in anchors]))
+    got = [find_links(text, anchors) for text, anchors in cases]
+    monkeypatch.setattr(annotate, "_place", _place_by_patterns)
+    expected = [find_links(text, anchors) for text, anchors in cases]
+    assert got == expected
+    assert sum(1 for links in expected for link in links if link["length"]) > 100
+    assert {link["url"] for link in expected[0]} >= {"a", "b", "c", "e", "f", "i"}

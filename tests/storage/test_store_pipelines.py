@@ -214,19 +214,31 @@ SHARED = {"sacorpus.storage.shared.SharedStore": 100}
 
 
 def test_the_crawls_store_maps_no_memory_and_the_corpus_commands_store_does(tmp_path: Path) -> None:
-    """Mapped store pages count in a long crawl's resident memory and grow with the store."""
+    """Mapped store pages and the page cache count in a long crawl's resident memory and fill as the store
+    grows: the crawl's store maps none and keeps a smaller cache than a command's."""
     db = str(tmp_path / "corpus.sqlite")
     crawler = get_crawler(settings_dict={"EXTENSIONS": SHARED, "SACORPUS_SQLITE_PATH": db})
     shared = StorePipeline.from_crawler(crawler).shared
     assert isinstance(shared.store, SQLiteStore)
     with shared.store as crawl_store, SQLiteStore(db) as other:
-        assert _mmap_size(crawl_store) == 0
-        assert _mmap_size(other) == 4 * 64 * 1024 * 1024  # 4 x SACORPUS_SQLITE_CACHE_MB
+        assert _pragma(crawl_store, "mmap_size") == 0
+        assert _pragma(other, "mmap_size") == 4 * 64 * 1024 * 1024  # 4 x SACORPUS_SQLITE_CACHE_MB
+        assert _pragma(crawl_store, "cache_size") == -16 * 1024  # SACORPUS_CRAWL_SQLITE_CACHE_MB (KiB)
+        assert _pragma(other, "cache_size") == -64 * 1024
 
 
-def _mmap_size(store: SQLiteStore) -> int:
+def test_a_crawls_sqlite_cache_is_its_own_setting(tmp_path: Path) -> None:
+    settings = {"EXTENSIONS": SHARED, "SACORPUS_SQLITE_PATH": str(tmp_path / "c.sqlite")}
+    crawler = get_crawler(settings_dict=settings | {"SACORPUS_CRAWL_SQLITE_CACHE_MB": 4})
+    store = StorePipeline.from_crawler(crawler).shared.store
+    assert isinstance(store, SQLiteStore)
+    with store:
+        assert _pragma(store, "cache_size") == -4 * 1024
+
+
+def _pragma(store: SQLiteStore, name: str) -> int:
     with store._cursor() as cur:
-        return int(cur.execute("PRAGMA mmap_size").fetchone()[0])
+        return int(cur.execute(f"PRAGMA {name}").fetchone()[0])
 
 
 @pytest.mark.parametrize("pipeline", [StorePipeline, DedupPipeline])
