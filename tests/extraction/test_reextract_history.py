@@ -98,8 +98,9 @@ def test_reextracted_store_equals_the_crawl_that_learnt_the_publication(crawl, t
     (pubs / "ridgecourier.toml").write_text(TOML)
     write_site(site)
     env = {"SACORPUS_PUBLICATIONS_DIR": str(pubs)}
-    # one page at a time, a second apart: the stored fetch times give the crawl's order back exactly
-    pace = ["-s", "CONCURRENT_REQUESTS=1", "-s", "DOWNLOAD_DELAY=1", "-s", "RANDOMIZE_DOWNLOAD_DELAY=False"]
+    # one page at a time, two seconds apart: the stored fetch times (whole seconds) give the crawl's order
+    # back exactly (a second apart, a fetch held up on a busy machine shared its second with the next)
+    pace = ["-s", "CONCURRENT_REQUESTS=1", "-s", "DOWNLOAD_DELAY=2", "-s", "RANDOMIZE_DOWNLOAD_DELAY=False"]
     with SiteServer.from_directory(site) as server:
         run = crawl(
             "ridgecourier", "-a", f"base_url={server.base_url}", "-s", "ROBOTSTXT_OBEY=False", *pace, env=env
