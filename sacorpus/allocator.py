@@ -72,8 +72,8 @@ class PeriodicRelease:
 
 def tune(threshold_kb: int, trim_every: int) -> PeriodicRelease | None:
     """Fix the threshold now (before the models load: their temporaries would move it) and return what
-    trims every ``trim_every`` ticks; None where the C library is not glibc."""
-    libc = glibc()
+    trims every ``trim_every`` ticks; None when both are off or the C library is not glibc."""
+    libc = glibc() if threshold_kb > 0 or trim_every > 0 else None
     if libc is None:
         return None
     if threshold_kb > 0 and not fix_mmap_threshold(libc, threshold_kb):

@@ -191,12 +191,13 @@ SACORPUS_CORPUS_SQLITE_CACHE_MB = 16
 
 # --- extensions ------------------------------------------------------------------------------------------
 EXTENSIONS = {
+    # freed memory back to the system during a long crawl; first, so glibc is tuned before stages load
+    "sacorpus.allocator.AllocatorRelease": 50,
     "sacorpus.health.extension.CrawlHealth": 80,  # the run's health record, while the store is still open
     "sacorpus.candidates.SourceCandidates": 85,  # other sites' feeds/sitemaps seen, while the store is open
     "sacorpus.runlock.RunLock": 90,  # one run per spider and store; before the store so it releases first
     "sacorpus.storage.shared.SharedStore": 100,  # the crawl's one store: spider, dedup and store stages share it
     "sacorpus.extensions.CrawlSummary": 500,
-    "sacorpus.allocator.AllocatorRelease": 50,  # freed memory back to the system during a long crawl
 }
 SACORPUS_SUMMARY_ENABLED = True
 # glibc only (sacorpus/allocator.py): malloc_trim every this many items (0: never), and blocks of this many
