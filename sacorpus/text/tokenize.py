@@ -18,10 +18,11 @@ from __future__ import annotations
 import itertools
 import logging
 import re
-import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
+
+from sacorpus.text.treebank import treebank_tokenizer
 
 logger = logging.getLogger(__name__)
 
@@ -109,18 +110,27 @@ def word_count(tokens: list[str]) -> int:
     return sum(1 for found in map(_ALNUM_RE.search, tokens) if found)
 
 
-@lru_cache(maxsize=32)
 def _sentence_splitter(lang: str) -> Any:
-    """A Punkt splitter for ``lang``; built once per language per process."""
+    """A Punkt splitter for ``lang``: its own model, or the English one (with the South African
+    abbreviations) shared by every language that has none."""
+    model = _PUNKT_MODELS.get(lang, "english")
+    return _splitter_of(model, lang not in _PUNKT_MODELS or lang == "en")
+
+
+@lru_cache(maxsize=32)
+def _splitter_of(model: str, english_prefixes: bool) -> Any:
+    """Built once per model per process (a model's parameters are some megabytes: isiZulu, Sesotho and
+    English share one). punkt's own cache of the bundled model is emptied after: the splitter holds
+    the parameters it uses."""
     import punkt
 
-    model = _PUNKT_MODELS.get(lang, "english")
     params = punkt.load_model(model)
     if punkt.has_prefixes(model):
         params = punkt.with_nonbreaking_prefixes(params, model)
-    if lang not in _PUNKT_MODELS or lang == "en":
+    if english_prefixes:
         params = punkt.with_nonbreaking_prefixes(params, "english")
         params.abbrev_types.update(_SA_ABBREVIATIONS)
+    punkt.clear_cache()
     return punkt.PunktSentenceTokenizer(params, line_breaks="always")
 
 
@@ -246,25 +256,6 @@ _OPEN_DOUBLE = frozenset("“„‟")
 _CLOSE_DOUBLE = frozenset("”")
 
 
-@lru_cache(maxsize=1)
-def _treebank() -> Any:
-    """NLTK's Treebank word tokenizer, imported without scipy.
-
-    Importing any part of nltk runs its package ``__init__``, which imports ``scipy.stats`` (about
-    80 MB resident, half a second) for a collocation test nothing here calls, whenever scipy happens
-    to be installed (a test or analysis environment); nltk has its own fallback when it is not.
-    """
-    hidden = "scipy" not in sys.modules
-    if hidden:
-        sys.modules["scipy"] = None  # type: ignore[assignment]  # an import of it fails at once
-    try:
-        from nltk.tokenize.destructive import NLTKWordTokenizer
-    finally:
-        if hidden:
-            del sys.modules["scipy"]
-    return NLTKWordTokenizer()
-
-
 def _regex_tokens(copy: str, urls: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
     """Non-English tokens with spans; URLs whole; " made `` or '' by position as Treebank does."""
     tokens: list[tuple[str, int, int]] = []
@@ -343,7 +334,7 @@ def _tokenize_sentence(segment: str, lang: str) -> list[tuple[str, int, int]]:
     triples: list[tuple[str, int, int]] | None = None
     if lang == "en":
         try:
-            tokens = _treebank().tokenize(copy)
+            tokens = treebank_tokenizer().tokenize(copy)
             triples = [(t, a, b) for t, (a, b) in zip(tokens, _align(tokens, copy), strict=True)]
         except Exception:
             logger.exception("treebank tokenizer failed; using the regex tokenizer")
