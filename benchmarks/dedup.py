@@ -376,7 +376,14 @@ def scale(
     )
 
 
-class WholeRowRewrite(SQLiteStore):
+class LabelsRowByRow(SQLiteStore):
+    """The label writes before they were batched: two statements (read, write) per relabelled row."""
+
+    def update_labels(self, labels: Any) -> int:
+        return sum(1 for url, fields in labels.items() if self.update_fields(url, fields))
+
+
+class WholeRowRewrite(LabelsRowByRow):
     """The relabel path before: read the whole article, write it back whole (the baseline)."""
 
     def update_fields(self, url: str, fields: Any) -> bool:
@@ -387,7 +394,7 @@ class WholeRowRewrite(SQLiteStore):
         return True
 
 
-class MovesPerRelabel(SQLiteStore):
+class MovesPerRelabel(LabelsRowByRow):
     """The count path before relabels were settled at the end: every relabel that changes the count
     key moves the article's counts from its tokens as it is written (summed per batch of 500)."""
 
@@ -438,9 +445,15 @@ def rebuild_speed(data: Path, cache: Path, n: int, skip_mongo: bool, only_recent
         paths: list[tuple[str, type[SQLiteStore], bool, int]] = [
             ("whole-row rewrite (before)", WholeRowRewrite, False, 0),
             ("moves per relabel (before)", MovesPerRelabel, False, 0),
-            ("store index (before)", SQLiteStore, False, 0),
-            ("index in memory (before)", SQLiteStore, True, 0),
-            (f"+ {default_workers()} fingerprint worker(s) (now)", SQLiteStore, True, default_workers()),
+            ("store index (before)", LabelsRowByRow, False, 0),
+            ("index in memory (before)", LabelsRowByRow, True, 0),
+            (
+                f"+ {default_workers()} fingerprint worker(s) (before)",
+                LabelsRowByRow,
+                True,
+                default_workers(),
+            ),
+            ("+ label writes batched (now)", SQLiteStore, True, default_workers()),
         ]
         for name, cls, in_memory, workers in paths[-2:] if only_recent else paths:
             copy = Path(tmp) / f"{cls.__name__}-{in_memory}-{workers}.sqlite"

@@ -45,7 +45,7 @@ from sacorpus.storage.sqlite_index import (
 )
 from sacorpus.storage.sqlite_moves import MOVES_SCHEMA, SQLiteCountMoves
 from sacorpus.storage.sqlite_reads import RowReader, decode_row
-from sacorpus.storage.sqlite_rows import INDEX_FIELDS, STORED, light_update, row_for
+from sacorpus.storage.sqlite_rows import INDEX_FIELDS, STORED, light_updates, row_for
 from sacorpus.storage.sqlite_runs import RUNS_SCHEMA, SQLiteRunRecords
 
 logger = logging.getLogger(__name__)
@@ -332,27 +332,36 @@ class SQLiteStore(
             yield reader.record(row)
 
     def update_fields(self, url: str, fields: Mapping[str, Any]) -> bool:
-        fields = dict(fields)
-        fields.pop("url", None)
+        return self.update_labels({url: fields}) > 0
+
+    def update_labels(self, labels: Mapping[str, Mapping[str, Any]]) -> int:
+        """Set fields of many stored articles in one transaction (see :func:`light_updates`); a row
+        the light path cannot update is rewritten whole. Returns how many were stored."""
+        updates = {url: {k: v for k, v in fields.items() if k != "url"} for url, fields in labels.items()}
         with self._cursor(write=True) as cur:
             counts = self._counts_delta() if self._ready.get(COUNTS_READY) else None
-            done = light_update(cur, url, fields, counts, partial(self._note_move, cur))
-            if done is not None:
-                if counts is not None and counts is not self._deferred:
-                    self._apply_delta(cur, counts)
-                return done
-            row = cur.execute(
-                "SELECT data, body, html_z, tokens_z, text_z FROM articles WHERE url=?", (url,)
-            ).fetchone()
-            if row is None:
-                return False
-            self._settle_moves(cur, [url])
-            record = decode_row(*row)
-            old = {url: {k: record.get(k) for k in INDEX_FIELDS}}
-            record.update(fields)
-            record["url"] = url
-            self._write_rows(cur, [row_for(record, self.zstd_level)])
-            self._index_write(cur, old if any(self._ready.values()) else {}, [record])
+            done = light_updates(cur, updates, counts, partial(self._note_move, cur))
+            if counts is not None and counts is not self._deferred:
+                self._apply_delta(cur, counts)
+            rewritten = [
+                url for url, ok in done.items() if ok is None and self._rewrite(cur, url, updates[url])
+            ]
+        return sum(1 for ok in done.values() if ok) + len(rewritten)
+
+    def _rewrite(self, cur: sqlite3.Cursor, url: str, fields: Mapping[str, Any]) -> bool:
+        """Rewrite a stored row whole with ``fields`` set (False: not stored)."""
+        row = cur.execute(
+            "SELECT data, body, html_z, tokens_z, text_z FROM articles WHERE url=?", (url,)
+        ).fetchone()
+        if row is None:
+            return False
+        self._settle_moves(cur, [url])
+        record = decode_row(*row)
+        old = {url: {k: record.get(k) for k in INDEX_FIELDS}}
+        record.update(fields)
+        record["url"] = url
+        self._write_rows(cur, [row_for(record, self.zstd_level)])
+        self._index_write(cur, old if any(self._ready.values()) else {}, [record])
         return True
 
     def reclaim_space(self) -> None:

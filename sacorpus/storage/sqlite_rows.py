@@ -35,6 +35,8 @@ HEAVY_FIELDS = frozenset(
     {"body", "html", "tokens", "token_offsets", "text", "title", "token_count", "word_count", "_packed"}
 )
 _SET_COLUMNS = ", ".join(f"{c} = ?" for c in ("data", *COLUMNS[1:]))
+#: rows read in one statement
+_CHUNK = 500
 
 
 def row_for(record: Mapping[str, Any], level: int = defaults.SACORPUS_STORE_ZSTD_LEVEL) -> tuple[Any, ...]:
@@ -65,42 +67,64 @@ def _columns(record: Mapping[str, Any]) -> list[Any]:
     return values
 
 
-def light_update(
+def light_updates(
     cur: sqlite3.Cursor,
-    url: str,
-    fields: Mapping[str, Any],
+    updates: Mapping[str, Mapping[str, Any]],
     delta: CountDelta | None,
     note: Callable[[str, CountKey], bool] | None = None,
-) -> bool | None:
-    """Set ``fields`` in the document and indexed columns of a compact row; moves its counts into
-    ``delta`` (None: counts not kept), unless ``note`` keeps the move for later (returns True). Returns
-    None when the row needs a whole rewrite instead (an older-layout row, or a field the light path
-    cannot set), False when the URL is not stored."""
-    if HEAVY_FIELDS & set(fields):
-        return None
-    row = cur.execute("SELECT data FROM articles WHERE url = ?", (url,)).fetchone()
-    if row is None:
-        return False
-    if isinstance(row[0], str):
-        return None  # the older layout: the rewrite moves it to the compact one
-    try:
-        doc = unpack_document(row[0])
-        before = count_key(doc)
-        doc.update(fields)
-        doc["url"] = url
-        after = count_key(doc)
-        if delta is not None and after != before and not (note is not None and note(url, before)):
-            # the blobs only for a move made now (a noted one reads them when it is settled)
-            tokens_z, text_z = cur.execute(
-                "SELECT tokens_z, text_z FROM articles WHERE url = ?", (url,)
-            ).fetchone()
-            move_counts(join_text(dict(doc), text_z), tokens_z, before, after, delta)
-        cur.execute(
-            f"UPDATE articles SET {_SET_COLUMNS} WHERE url = ?", (pack_document(doc), *_columns(doc)[1:], url)
-        )
-    except (LayoutError, ValueError) as exc:
-        raise StorageError(f"the stored row of {url!r} cannot be updated: {exc}") from exc
-    return True
+) -> dict[str, bool | None]:
+    """Set each URL's ``fields`` in the document and indexed columns of its compact row; moves the
+    counts of those whose count key changes into ``delta`` (None: counts not kept), unless ``note``
+    keeps the move for later. Per URL: True when set, None when the row needs a whole rewrite
+    instead (an older-layout row, or a field the light path cannot set), False when not stored.
+
+    Why many at once: a rebuild relabels thousands of articles; the rows are read ``_CHUNK`` at a
+    time and written in one statement, not two statements per article.
+    """
+    results: dict[str, bool | None] = {
+        url: None for url, fields in updates.items() if HEAVY_FIELDS & set(fields)
+    }
+    light = [url for url in updates if url not in results]
+    stored: dict[str, Any] = {}
+    for i in range(0, len(light), _CHUNK):
+        chunk = light[i : i + _CHUNK]
+        marks = ",".join("?" * len(chunk))
+        stored.update(cur.execute(f"SELECT url, data FROM articles WHERE url IN ({marks})", chunk).fetchall())
+    writes = []
+    for url in light:
+        data = stored.get(url)
+        if data is None or isinstance(data, str):  # not stored; the older layout (the rewrite moves it)
+            results[url] = None if data is not None else False
+            continue
+        try:
+            writes.append(_updated_row(cur, url, unpack_document(data), updates[url], delta, note))
+        except (LayoutError, ValueError) as exc:
+            raise StorageError(f"the stored row of {url!r} cannot be updated: {exc}") from exc
+        results[url] = True
+    cur.executemany(f"UPDATE articles SET {_SET_COLUMNS} WHERE url = ?", writes)
+    return results
+
+
+def _updated_row(
+    cur: sqlite3.Cursor,
+    url: str,
+    doc: dict[str, Any],
+    fields: Mapping[str, Any],
+    delta: CountDelta | None,
+    note: Callable[[str, CountKey], bool] | None,
+) -> tuple[Any, ...]:
+    """The UPDATE parameters of one row with ``fields`` set; its counts moved (or noted) first."""
+    before = count_key(doc)
+    doc.update(fields)
+    doc["url"] = url
+    after = count_key(doc)
+    if delta is not None and after != before and not (note is not None and note(url, before)):
+        # the blobs only for a move made now (a noted one reads them when it is settled)
+        tokens_z, text_z = cur.execute(
+            "SELECT tokens_z, text_z FROM articles WHERE url = ?", (url,)
+        ).fetchone()
+        move_counts(join_text(dict(doc), text_z), tokens_z, before, after, delta)
+    return (pack_document(doc), *_columns(doc)[1:], url)
 
 
 def move_counts(

@@ -101,3 +101,24 @@ def test_a_group_most_of_whose_articles_changed_side_is_recounted_from_the_rest(
         assert check_counts(store) == []
         kept, recounted = non_duplicate_counts(store)
         assert kept == recounted
+
+
+def test_one_call_mixes_light_writes_whole_rewrites_and_absent_articles(store: ArticleStore) -> None:
+    """Labels alone are set in place, a new text rewrites its row whole, an absent URL is skipped:
+    in one call, inside and outside a relabelling, and the counts equal a recount after each."""
+    store.upsert_articles([dict(r) for r in CORPUS])
+    new = article("https://a/2", "Elections were held in June.")
+    rewritten = {**{k: new[k] for k in ("text", "tokens", "token_offsets")}, **DUP}
+    with store.relabelling():
+        given = {"https://a/1": DUP, "https://a/2": rewritten, "https://none/1": DUP, "https://b/2": DUP}
+        assert store.update_labels(given) == 3
+    got = labels(store)
+    assert [got[u] for u in ("https://a/1", "https://a/2", "https://b/2")] == ["duplicate"] * 3
+    assert store.get("https://a/2")["text"] == "Elections were held in June."  # type: ignore[index]
+    assert check_counts(store) == []
+    given = {"https://a/2": {**rewritten, **UNIQUE}, "https://b/2": UNIQUE, "https://none/2": UNIQUE}
+    assert store.update_labels(given) == 2
+    assert labels(store)["https://a/2"] == labels(store)["https://b/2"] == "unique"
+    assert check_counts(store) == []
+    kept, recounted = non_duplicate_counts(store)
+    assert kept == recounted
