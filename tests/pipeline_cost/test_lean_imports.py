@@ -14,7 +14,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 TEXTS = [
-    'He said "it\'s 5.30 p.m." (sic) -- didn\'t he? I can\'t; they\'ll go. Prof. O\'Neil\'s R1,200 cost... [ok]',
+    "He said \"it's 5.30 p.m.\" (sic) -- didn't he? I can't; they'll go. Prof. O'Neil's R1,200 cost... [ok]",
     "The minister's spokesperson, Mr. Dlamini, said: 'We won't comment.' See https://example.org/a?b=1.",
     "Parliament's 2026/27 budget: R12.5bn for 'Operation Vulindlela' — and more…",
 ]
@@ -51,7 +51,7 @@ def test_the_treebank_tokenizer_loads_without_the_rest_of_nltk() -> None:
     assert found["classify"] is True
     tokens = found["tokens"]
     assert isinstance(tokens, list)
-    assert ["did", "n't"] == tokens[0][tokens[0].index("did") : tokens[0].index("did") + 2]
+    assert tokens[0][tokens[0].index("did") : tokens[0].index("did") + 2] == ["did", "n't"]
 
 
 def test_a_changed_nltk_layout_falls_back_to_the_whole_package() -> None:
