@@ -380,11 +380,14 @@ class LabelsRowByRow(SQLiteStore):
     """The label writes before they were batched: two statements (read, write) per relabelled row."""
 
     def update_labels(self, labels: Any) -> int:
-        return sum(1 for url, fields in labels.items() if self.update_fields(url, fields))
+        return sum(SQLiteStore.update_labels(self, {url: fields}) for url, fields in labels.items())
 
 
-class WholeRowRewrite(LabelsRowByRow):
+class WholeRowRewrite(SQLiteStore):
     """The relabel path before: read the whole article, write it back whole (the baseline)."""
+
+    def update_labels(self, labels: Any) -> int:
+        return sum(1 for url, fields in labels.items() if self.update_fields(url, fields))
 
     def update_fields(self, url: str, fields: Any) -> bool:
         record = self.get(url)
