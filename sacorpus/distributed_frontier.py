@@ -117,7 +117,7 @@ class RedisDupeFilter(RFPDupeFilter):
 class RedisScheduler(_ScrapyRedisScheduler):
     """scrapy-redis's scheduler made fit for Scrapy 2.19 and for several workers on one frontier.
 
-    Adds: worker registration with heartbeats, the end of a crawl generation (see the module doc),
+    Adds: worker registration with heartbeats, the end of a crawl generation (see :mod:`sacorpus.distributed`),
     undecodable queued requests skipped and counted, and no ``spider=`` in stats calls."""
 
     def __init__(

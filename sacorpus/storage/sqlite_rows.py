@@ -93,8 +93,9 @@ def light_updates(
     writes = []
     for url in light:
         data = stored.get(url)
-        if data is None or isinstance(data, str):  # not stored; the older layout (the rewrite moves it)
-            results[url] = None if data is not None else False
+        if data is None or isinstance(data, str):
+            # not stored (False); the older layout (None: the whole rewrite moves it to the compact one)
+            results[url] = None if isinstance(data, str) else False
             continue
         try:
             writes.append(_updated_row(cur, url, unpack_document(data), updates[url], delta, note))
