@@ -110,9 +110,11 @@ def word_count(tokens: list[str]) -> int:
     return sum(1 for found in map(_ALNUM_RE.search, tokens) if found)
 
 
+@lru_cache(maxsize=64)
 def _sentence_splitter(lang: str) -> Any:
     """A Punkt splitter for ``lang``: its own model, or the English one (with the South African
-    abbreviations) shared by every language that has none."""
+    abbreviations) shared by every language that has none. Cached per language too: it is asked once
+    per sentence and per abbreviation candidate."""
     model = _PUNKT_MODELS.get(lang, "english")
     return _splitter_of(model, lang not in _PUNKT_MODELS or lang == "en")
 

@@ -20,9 +20,9 @@ TEXTS = [
 ]
 
 
-def _probe(code: str) -> dict[str, object]:
+def _probe(code: str, *args: str) -> dict[str, object]:
     out = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120, check=True
+        [sys.executable, "-c", code, *args], cwd=REPO, capture_output=True, text=True, timeout=120, check=True
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -44,8 +44,7 @@ print(json.dumps({"loaded": loaded, "same": same, "tokens": lean, "classify": ha
 
 
 def test_the_treebank_tokenizer_loads_without_the_rest_of_nltk() -> None:
-    code = TOKENIZE_PROBE.replace("json.loads(sys.argv[1])", repr(TEXTS))
-    found = _probe(code)
+    found = _probe(TOKENIZE_PROBE, json.dumps(TEXTS))
     assert found["loaded"] == []  # nothing of nltk left registered: no stand-in package either
     assert found["same"] == [True] * len(TEXTS)
     assert found["classify"] is True
