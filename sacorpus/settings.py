@@ -134,7 +134,7 @@ SACORPUS_DEDUP_WEIGHT_LONG = False  # weight sentences by length (measured: slig
 SACORPUS_DEDUP_FUZZY_BITS = 14  # SimHash distance for reworded sentences to count half (0: off)
 SACORPUS_DEDUP_MAX_CANDIDATES = 50  # articles compared at most per new article
 SACORPUS_DEDUP_MAX_IDS = 64  # article ids kept per sentence hash (above MAX_ARTICLES_PER_SENTENCE)
-# dedup --rebuild keeps its index in memory up to about this size (about 6 KB an article of 50 sentences),
+# dedup --rebuild keeps its index in memory up to about this size (about 2.3 KB an article of 46 sentences),
 # then writes it to the store, which answers from there on: a large corpus is rebuilt in bounded memory
 SACORPUS_DEDUP_REBUILD_MEMORY_MB = 150
 # processes that fingerprint the next articles while dedup --rebuild labels (None: one where there are two

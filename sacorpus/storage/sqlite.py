@@ -101,7 +101,7 @@ class SQLiteStore(
 ):
     """Articles, state and the dedup index in one SQLite file."""
 
-    dedup_bulk_batch_size = 5000  # one write transaction per batch
+    dedup_bulk_batch_size = 1000  # one write transaction per batch (its fingerprints in memory as lists)
 
     def __init__(
         self,

@@ -67,10 +67,10 @@ def rebuild_index(
     (a rebuild with the settings of the crawl rewrites nothing). The word counts of the relabelled
     articles move once, at the end, for those whose count key changed (``store.relabelling()``).
     Why the index in memory (:class:`MemoryDedupIndex`): the rebuild is the index's only writer and
-    asks only about what it added, so the questions are answered from dicts and the store gets the
+    asks only about what it added, so the questions are answered in memory and the store gets the
     whole index in one bulk load at the end (article by article it was most of the time on SQLite
-    and hundreds of round trips an article on MongoDB). Memory grows with the index (about 6 KB an
-    article of 50 sentences): past ``memory_mb`` the index is written to the store (the same bulk load)
+    and hundreds of round trips an article on MongoDB). Memory grows with the index (about 2.3 KB an
+    article of 46 sentences): past ``memory_mb`` the index is written to the store (the same bulk load)
     and the store answers from there on, as at ingest, so a large corpus is rebuilt in bounded memory
     with the same labels. No list of all articles is kept.
     ``workers``: processes that fingerprint the next batch while this one is labelled

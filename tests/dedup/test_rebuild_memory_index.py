@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from test_dedup_index import ingest, story, text
 from test_rebuild_equivalence import labels, planted
 
@@ -24,9 +25,9 @@ from sacorpus.text.dedup_memory import LookupRule, MemoryDedupIndex
 from sacorpus.text.dedup_rebuild import rebuild_index
 
 
-def _memory_like(store: ArticleStore) -> MemoryDedupIndex:
+def _memory_like(store: ArticleStore, merge_at: int = 1 << 16) -> MemoryDedupIndex:
     return MemoryDedupIndex(
-        store.dedup_max_ids, LookupRule(store.dedup_lookup_limit, store.dedup_lookup_sorted)
+        store.dedup_max_ids, LookupRule(store.dedup_lookup_limit, store.dedup_lookup_sorted), merge_at
     )
 
 
@@ -72,8 +73,16 @@ def _copies(n: int) -> list[Article]:
     return out + planted(12, seed=8)
 
 
-def test_the_memory_index_answers_as_the_store_does(index_store: ArticleStore) -> None:
-    memory = _memory_like(index_store)
+@pytest.mark.parametrize("merge_at", [1, 7, 1 << 16], ids=["merged-each-add", "merged-often", "recent"])
+@pytest.mark.parametrize("max_ids", [None, 8], ids=["max-ids", "few-ids"])
+def test_the_memory_index_answers_as_the_store_does(
+    index_store: ArticleStore, merge_at: int, max_ids: int | None
+) -> None:
+    """Also when the postings were merged into the sorted arrays after every add or every few
+    (numbers in order within a hash) and when a hash holds more articles than its posting keeps."""
+    if max_ids is not None:
+        index_store.dedup_max_ids = max_ids  # type: ignore[misc]
+    memory = _memory_like(index_store, merge_at)
     records = [
         fingerprint(a.url, a.text, config=DedupConfig(), order=str(i)).to_record()
         for i, a in enumerate(_copies(30))
@@ -84,7 +93,9 @@ def test_the_memory_index_answers_as_the_store_does(index_store: ArticleStore) -
         index_store.dedup_add(record)
         memory.dedup_add(record)
     urls = [r["url"] for r in records]
-    assert _answers(memory, urls) == _answers(index_store, urls)
+    answers = _answers(memory, urls)
+    assert answers == _answers(index_store, urls)
+    assert max(len(ids) for _n, ids in answers["candidates"].values()) == min(30, index_store.dedup_max_ids)
     assert len(memory) == len(records)
     assert list(memory.records()) == [{**r, "sentences": [list(e) for e in r["sentences"]]} for r in records]
 
@@ -171,3 +182,41 @@ def test_the_memory_estimate_follows_the_index() -> None:
             )
     assert before == 0 < index.approx_bytes()
     assert index.approx_bytes() >= 24 * sum(len(r["sentences"]) for r in index.records())
+
+
+def _random_texts(rng: random.Random, n: int, sentences: int) -> list[str]:
+    words = [
+        f"{a}{b}" for a in ("ka", "lo", "mi", "se", "tu", "ve", "zo") for b in ("ba", "di", "ne", "ri", "wo")
+    ]
+    return [
+        " ".join(
+            " ".join(rng.choice(words) for _ in range(rng.randint(8, 14))).capitalize() + "."
+            for _ in range(sentences)
+        )
+        for _ in range(n)
+    ]
+
+
+def test_the_memory_estimate_is_what_the_index_holds() -> None:
+    """The rebuild's memory budget reads ``approx_bytes``: it must be near what the index really holds
+    (tracemalloc, numpy's arrays included), and a sentence of one article must cost a pair in the
+    arrays and its row, not a dict entry."""
+    import tracemalloc
+
+    rng = random.Random(7)
+    texts = _random_texts(rng, 400, 30)
+    texts += texts[:100]  # whole copies: their hashes are shared
+    records = [
+        fingerprint(f"https://r.co.za/{i}", t, config=DedupConfig(), order=str(i)).to_record()
+        for i, t in enumerate(texts)
+    ]
+    rows = sum(len(r["sentences"]) for r in records)
+    tracemalloc.start()
+    index = MemoryDedupIndex(64, merge_at=1024)
+    for record in records:
+        index.dedup_add(record)
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert rows > 12_000
+    assert 0.8 * held <= index.approx_bytes() <= 1.25 * held
+    assert held / rows < 100  # 155 with a dict entry per hash
