@@ -196,15 +196,12 @@ class MemoryDedupIndex:
 
     def _add_postings(self, url: str, number: int, hashes: list[int]) -> None:
         """Count the article once under each of its hashes; a hash it shares becomes a shared one."""
-        shared, recent, max_ids = self._shared, self._recent, self.max_ids
+        shared, recent = self._shared, self._recent
         older = []
         for h in dict.fromkeys(hashes):
             entry = shared.get(h)
             if entry is not None:
-                entry[0] += 1
-                if len(entry) <= max_ids:
-                    entry.append(url)
-                    self._shared_urls += 1
+                self._count(entry, url)
             elif (first := recent.pop(h, None)) is not None:
                 self._share(h, first, url)
             else:
@@ -217,11 +214,19 @@ class MemoryDedupIndex:
         if len(recent) >= max(self.merge_at, len(self._single_hashes) // 8):
             self._merge()
 
+    def _count(self, entry: list[Any], url: str) -> None:
+        """One more article under a shared posting; its url kept while it holds fewer than ``max_ids``."""
+        entry[0] += 1
+        if len(entry) <= self.max_ids:
+            entry.append(url)
+            self._shared_urls += 1
+
     def _share(self, h: int, first: int, url: str) -> None:
-        """A single hash's second article (kept while a posting holds fewer than ``max_ids`` urls)."""
-        entry = [2, self._urls[first]] + ([url] if self.max_ids >= 2 else [])
+        """A single hash's second article: the posting of its first, as a shared one, counts it."""
+        entry = [1, self._urls[first]]
         self._shared[h] = entry
-        self._shared_urls += len(entry) - 1
+        self._shared_urls += 1
+        self._count(entry, url)
 
     def _add_rows(self, rows: np.ndarray | None) -> None:
         start = self._starts[-1]
