@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import pickle
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from typing import Any
 
@@ -63,7 +64,14 @@ class PageWorkers:
         self.sent[i] = self.log_start + len(self.log)
         self._trim()
         self.pending[i] += 1
-        return i, executor.submit(run_task, PageTask(item, told, snapshot))
+        try:
+            return i, executor.submit(run_task, PageTask(item, told, snapshot))
+        except BrokenProcessPool as exc:
+            # the worker died before any page waiting on it noticed: this page meets the death as a
+            # page in flight would (one line, the counter, computed in the crawl's process)
+            failed: Future[PageWork] = Future()
+            failed.set_exception(exc)
+            return i, failed
 
     #: how often a page waiting on its worker checks that the worker is alive
     watch_seconds = 1.0
