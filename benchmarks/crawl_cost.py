@@ -151,7 +151,16 @@ class Meter:
         self.anon_at["end"] = _anon_mb()
         self.peak_anon = max(self.peak_anon, self.anon_at["end"])
         if self.snapshot is not None:
-            grown = tracemalloc.take_snapshot().compare_to(self.snapshot, "traceback")
+            now = tracemalloc.take_snapshot()
+            print("Python memory held at the end, by allocation site, largest first:", file=sys.stderr)
+            for stat in now.statistics("lineno")[:25]:
+                frame = stat.traceback[0]
+                print(
+                    f"  {stat.size // 1024:8d} KB {stat.count:8d} blocks  "
+                    f"{frame.filename.split('site-packages/')[-1]}:{frame.lineno}",
+                    file=sys.stderr,
+                )
+            grown = now.compare_to(self.snapshot, "traceback")
             print(f"Python memory grown since page {RSS_EVERY}, largest first:", file=sys.stderr)
             for stat in grown[:15]:
                 frames = [f"{f.filename.split('site-packages/')[-1]}:{f.lineno}" for f in stat.traceback]
