@@ -25,6 +25,7 @@ from lxml import etree
 from sacorpus.publications import RuleSet
 from sacorpus.sources.candidates import Candidate, tree_links
 from sacorpus.text.boilerplate import LineHistory
+from sacorpus.text.justext_stoplist import install as install_stoplist
 from sacorpus.text.linefilters import filter_lines
 from sacorpus.text.metadata import Metadata, extract_metadata
 from sacorpus.text.preclean import parse_html, preclean_tree, repair_glued_sentences
@@ -107,6 +108,7 @@ def _run_trafilatura(root: etree._Element, url: str | None, rules: RuleSet) -> s
     links changes which blocks it keeps (measurably worse bodies); anchors are collected separately."""
     import trafilatura
 
+    install_stoplist()
     doc = trafilatura.bare_extraction(
         root,
         url=url,
