@@ -53,9 +53,10 @@ class LineHistory:
         self.observe_title_keys([_key(t) for t in texts if t and t.strip()], _key(url or ""))
 
     def observe_title_keys(self, keys: list[bytes], page: bytes) -> None:
-        """:meth:`observe_titles` by hashes, in the order the page states them (the same set, so the
-        same recency order, whichever process hashed them)."""
-        for key in set(keys):
+        """:meth:`observe_titles` by hashes, in the order the page first states each (not a set's order,
+        which follows the process's hash seed: a page worker's replica must forget what the crawl's
+        history forgets)."""
+        for key in dict.fromkeys(keys):
             pages = self._titles.get(key, ())
             if len(pages) <= self.min_pages and page not in pages:  # enough to decide; bounded memory
                 pages += (page,)
@@ -76,7 +77,7 @@ class LineHistory:
 
     def observe_keys(self, keys: list[bytes]) -> None:
         """:meth:`observe` by hashes, in line order (see :meth:`observe_title_keys`)."""
-        for key in set(keys):
+        for key in dict.fromkeys(keys):
             self._pages[key] = self._pages.get(key, 0) + 1
             self._pages.move_to_end(key)
         while len(self._pages) > self.max_lines:

@@ -72,20 +72,34 @@ def replay(history: LineHistory, events: list[Event]) -> bool:
     """Apply a page's observations to ``history`` when every recorded answer is the one it gives now;
     False (and ``history`` untouched) otherwise.
 
-    A question asked after the page told the same table something is answered differently by a
-    replica that did not learn it: such a record is refused rather than trusted.
+    The worker answered from a replica that does not learn the page's own observations, so an answer
+    given after the page told the same table something holds only where that telling cannot change it:
+    a title question about the page that told (a page's own statement never counts towards "other
+    pages") while the table is too small for the tellings to have forgotten anything. A line question
+    after the page's lines were counted is always refused (the counts changed).
     """
-    told: set[str] = set()
+    told_lines = False
+    title_pages: set[bytes] = set()
+    title_keys: set[bytes] = set()  # keys the page's tellings put in the title table
     for event in events:
         kind = event[0]
         if kind == "title?":
-            if "title" in told or history.title_repeated(event[1], event[2]) != event[3]:
+            if title_pages and (
+                event[2] not in title_pages
+                or len(history._titles) + sum(1 for k in title_keys if k not in history._titles)
+                > history.max_lines
+            ):
+                return False
+            if history.title_repeated(event[1], event[2]) != event[3]:
                 return False
         elif kind == "line?":
-            if "line" in told or history.line_repeated(event[1]) != event[2]:
+            if told_lines or history.line_repeated(event[1]) != event[2]:
                 return False
+        elif kind == "title+":
+            title_pages.add(event[2])
+            title_keys.update(event[1])
         else:
-            told.add("title" if kind == "title+" else "line")
+            told_lines = True
     for event in events:
         if event[0] == "title+":
             history.observe_title_keys(event[1], event[2])
