@@ -129,6 +129,13 @@ class FingerprintsAhead:
             self.pool = ProcessPoolExecutor(
                 self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
             )
+            # every worker starts now, deaf (a pool of spawned workers starts one on a submit that finds
+            # none idle, and none has finished a task yet): a later submit starts none, so Ctrl-C is never
+            # ignored while the command labels (a submit that started a worker dropped a Ctrl-C
+            # that came meanwhile)
+            with _workers_start_deaf():
+                for _ in range(self.workers):
+                    self.pool.submit(int)
 
     @property
     def active(self) -> bool:
@@ -141,11 +148,10 @@ class FingerprintsAhead:
         todo = [job for job in jobs if job is not None]
         size = -(-len(todo) // self.workers) or 1
         try:
-            with _workers_start_deaf():
-                parts = [
-                    self.pool.submit(_compute_all, todo[i : i + size], self.config)
-                    for i in range(0, len(todo), size)
-                ]
+            parts = [
+                self.pool.submit(_compute_all, todo[i : i + size], self.config)
+                for i in range(0, len(todo), size)
+            ]
         except BrokenProcessPool as exc:
             self.broken(exc)
             return Ahead(self, jobs, None)

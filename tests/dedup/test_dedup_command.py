@@ -80,6 +80,14 @@ def _children(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
 
 
+def _ignores_ctrl_c(pid: int) -> bool:
+    """Whether process ``pid`` ignores SIGINT now (the ``SigIgn`` mask of ``/proc/PID/status``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigIgn:"):
+            return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
+    return False
+
+
 def test_ctrl_c_stops_a_rebuild_with_one_line_and_leaves_it_marked(tmp_path: Path) -> None:
     """Ctrl-C reaches the command and its fingerprint worker (one process group): exit status 130, one
     line and no traceback, the kept counts settled, and the index reported incomplete afterwards."""
@@ -93,7 +101,7 @@ def test_ctrl_c_stops_a_rebuild_with_one_line_and_leaves_it_marked(tmp_path: Pat
     db = tmp_path / "corpus.sqlite"
     settings = ["-s", f"SACORPUS_SQLITE_PATH={db}", "-s", "SACORPUS_DEDUP_REBUILD_WORKERS=1"]
     with SQLiteStore(str(db)) as store:
-        ingest(store, planted(900, seed=6), DedupConfig(), batch=50, textless=True)
+        ingest(store, planted(1800, seed=6), DedupConfig(), batch=50, textless=True)
     proc = subprocess.Popen(
         [sys.executable, "-m", "scrapy", "dedup", "--rebuild", "--no-progress", *settings],
         cwd=REPO,
@@ -105,14 +113,18 @@ def test_ctrl_c_stops_a_rebuild_with_one_line_and_leaves_it_marked(tmp_path: Pat
     try:
         with SQLiteStore(str(db)) as watcher:
             deadline = time.monotonic() + 60
-            # the rebuild has started (and cleared the index) once its mark is written, and Ctrl-C
-            # comes once its worker has had time to start and wait for work (where an interrupt
-            # would print a traceback of its own); 900 articles take several seconds to label
-            # (two children: multiprocessing's resource tracker and the worker)
-            while not (watcher.get_state(REBUILD_STATE) or {}).get("started") or len(_children(proc.pid)) < 2:
+            # the rebuild has started (and cleared the index) once its mark is written, and its worker
+            # once the command has two children (multiprocessing's resource tracker and the worker,
+            # which ignores Ctrl-C from its first instruction) and no longer ignores Ctrl-C itself (it
+            # does while it starts the worker): Ctrl-C comes at once, while most of the 1,800 articles
+            # are still to be labelled (a fixed wait let a fast machine finish first)
+            while (
+                not (watcher.get_state(REBUILD_STATE) or {}).get("started")
+                or len(_children(proc.pid)) < 2
+                or _ignores_ctrl_c(proc.pid)
+            ):
                 assert proc.poll() is None and time.monotonic() < deadline, proc.stderr and proc.stderr.read()
                 time.sleep(0.01)
-        time.sleep(1.0)
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
