@@ -1,0 +1,79 @@
+"""Page workers on a site whose pages show their description as a lead: every page goes through a worker.
+
+The page stage asks its history whether a shown lead repeats on other pages after it told the history
+the page's headlines; the replay refused every such record, so each of those pages went to the worker
+twice and was then computed in the crawl's process. Real crawls of a loopback site of our own (a
+publication read from ``SACORPUS_PUBLICATIONS_DIR``), one page at a time, without workers and with one:
+the same stored articles, every page taken from the worker.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from crawlkit import run_crawl
+
+from sacorpus.demo.server import SiteServer
+from sacorpus.storage.sqlite import SQLiteStore
+
+from .test_history_replay import _page
+
+pytestmark = pytest.mark.slow
+
+PAGES = 10
+TOML = """name = "Karoo Courier"
+home = "https://courier.example/"
+domains = ["courier.example"]
+languages = ["en"]
+
+[sources]
+feeds = ["https://courier.example/feed/"]
+"""
+ORDERED = ["-s", "CONCURRENT_REQUESTS=1", "-s", "ROBOTSTXT_OBEY=False"]
+# the fetch's time and headers; and the near-duplicate labels, which follow the order pages reach the
+# dedup stage: the pages here share sentences, and with a worker the page after a page may reach it
+# first (the order of the page stage, which the line history follows, is kept)
+VARYING = {"fetched_at", "headers", "source", "source_url", "dedup_label", "dedup_evidence"}
+
+
+def write_site(root: Path) -> None:
+    items = "".join(
+        f"<item><title>Story {n}</title><link>{{base}}/news/story-{n}/</link></item>" for n in range(PAGES)
+    )
+    (root / "feed").mkdir(parents=True)
+    (root / "feed" / "index.xml").write_text(
+        f'<?xml version="1.0"?><rss version="2.0"><channel><title>K</title>{items}</channel></rss>'
+    )
+    for n in range(PAGES):
+        (root / "news" / f"story-{n}").mkdir(parents=True)
+        (root / "news" / f"story-{n}" / "index.html").write_bytes(_page(n))
+
+
+def stored(workdir: Path) -> dict[str, dict[str, Any]]:
+    with SQLiteStore(str(workdir / "corpus.sqlite")) as store:
+        return {a["url"]: {k: v for k, v in a.items() if k not in VARYING} for a in store.iter_articles()}
+
+
+def test_pages_with_leads_are_all_taken_from_the_worker(tmp_path: Path) -> None:
+    pubs, site = tmp_path / "pubs", tmp_path / "site"
+    pubs.mkdir()
+    (pubs / "karoocourier.toml").write_text(TOML)
+    write_site(site)
+    env = {"SACORPUS_PUBLICATIONS_DIR": str(pubs)}
+    with SiteServer.from_directory(site) as server:
+        base = ["-a", f"base_url={server.base_url}", *ORDERED]
+        here = run_crawl("karoocourier", tmp_path / "here", *base, env=env)
+        workers = run_crawl("karoocourier", tmp_path / "w", *base, "-s", "SACORPUS_PAGE_WORKERS=1", env=env)
+    assert here.returncode == 0, here.log[-3000:]
+    assert workers.returncode == 0, workers.log[-3000:]
+    expected, got = stored(tmp_path / "here"), stored(tmp_path / "w")
+    assert len(expected) == PAGES
+    assert got == expected
+    led = [a for a in expected.values() if (a.get("text") or "").startswith("Residents of ward")]
+    assert len(led) == PAGES // 2, "every second page's lead is part of its story"
+    stats = {k: int(n) for k, n in re.findall(r"'(sacorpus/workers/[a-z_]+)': (\d+)", workers.log)}
+    assert stats.get("sacorpus/workers/pages") == PAGES
+    assert "sacorpus/workers/in_process" not in stats
