@@ -33,9 +33,9 @@ languages = ["en"]
 feeds = ["https://courier.example/feed/"]
 """
 ORDERED = ["-s", "CONCURRENT_REQUESTS=1", "-s", "ROBOTSTXT_OBEY=False"]
-# the fetch's time and headers; and the near-duplicate labels, which follow the order pages reach the
-# dedup stage: the pages here share sentences, and with a worker the page after a page may reach it
-# first (the order of the page stage, which the line history follows, is kept)
+# the fetch's time and headers; and the near-duplicate labels: the pages here share sentences and state
+# no date, so the copy fetched first (by the second) is the original, and two crawls (with workers or
+# without) fetch them in different seconds
 VARYING = {"fetched_at", "headers", "source", "source_url", "dedup_label", "dedup_evidence"}
 
 
