@@ -19,6 +19,7 @@ from sacorpus.testing.servers import free_port, stop_process, wait_until_listeni
 __all__ = [
     "REPO",
     "CrawlRun",
+    "feed_publication",
     "fixture_pages",
     "free_port",
     "run_crawl",
@@ -98,3 +99,29 @@ def fixture_pages() -> list[str]:
     ]
     pages += [p.read_text(encoding="utf-8") for p in sorted((REPO / "tests" / "sites").rglob("*.html"))]
     return pages
+
+
+def feed_publication(
+    root: Path, slug: str, name: str, host: str, pages: dict[str, tuple[str, str | bytes]]
+) -> tuple[Path, dict[str, str]]:
+    """A publication of our own and its site, for a real crawl: ``root/pubs/<slug>.toml`` (one RSS feed
+    at ``https://<host>/feed/``) and ``root/site`` (that feed, listing ``pages`` in order: URL path ->
+    (feed title, HTML), each page at ``<path>/index.html``). Returns the site's directory (for
+    :meth:`SiteServer.from_directory`) and the environment that makes a crawl read the publication."""
+    pubs, site = root / "pubs", root / "site"
+    pubs.mkdir(parents=True)
+    (pubs / f"{slug}.toml").write_text(
+        f'name = "{name}"\nhome = "https://{host}/"\ndomains = ["{host.removeprefix("www.")}"]\n'
+        f'languages = ["en"]\n\n[sources]\nfeeds = ["https://{host}/feed/"]\n'
+    )
+    items = "".join(
+        f"<item><title>{t}</title><link>{{base}}/{path}/</link></item>" for path, (t, _) in pages.items()
+    )
+    (site / "feed").mkdir(parents=True)
+    (site / "feed" / "index.xml").write_text(
+        f'<?xml version="1.0"?><rss version="2.0"><channel><title>{name}</title>{items}</channel></rss>'
+    )
+    for path, (_, html) in pages.items():
+        (site / path).mkdir(parents=True)
+        (site / path / "index.html").write_bytes(html if isinstance(html, bytes) else html.encode("utf-8"))
+    return site, {"SACORPUS_PUBLICATIONS_DIR": str(pubs)}

@@ -9,20 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from crawlkit import REPO
+from crawlkit import REPO, feed_publication
 
 from sacorpus.demo.server import SiteServer
 
 pytestmark = pytest.mark.slow
-
-TOML = """name = "Peer Paper"
-home = "https://www.peerpaper.example/"
-domains = ["peerpaper.example"]
-languages = ["en"]
-
-[sources]
-feeds = ["https://www.peerpaper.example/feed/"]
-"""
 
 PARAGRAPHS = "".join(
     f"<p>Paragraph {i}: the regional council met on Tuesday to discuss the water supply in the district, "
@@ -40,20 +31,6 @@ def page(n: int) -> str:
 </head><body><h1>Water story {n}</h1>{PARAGRAPHS}
 <aside><a href="https://zulupaper.co.za/sitemap.xml">Zulu Paper</a>
 <a href="https://www.otherpaper.co.za/news/water-feed-story/">a story</a></aside></body></html>"""
-
-
-def write_site(root: Path) -> None:
-    items = "".join(
-        f"<item><title>Water story {n}</title><link>{{base}}/news/water-story-number-{n}/</link></item>"
-        for n in (1, 2)
-    )
-    (root / "feed").mkdir(parents=True)
-    (root / "feed" / "index.xml").write_text(
-        f'<?xml version="1.0"?><rss version="2.0"><channel><title>P</title>{items}</channel></rss>'
-    )
-    for n in (1, 2):
-        (root / "news" / f"water-story-number-{n}").mkdir(parents=True)
-        (root / "news" / f"water-story-number-{n}" / "index.html").write_text(page(n))
 
 
 def sources_command(workdir: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -75,11 +52,8 @@ def sources_command(workdir: Path, *args: str) -> subprocess.CompletedProcess[st
 
 
 def test_crawl_records_candidates_and_sources_lists_them(crawl, tmp_path: Path) -> None:
-    pubs, site = tmp_path / "pubs", tmp_path / "site"
-    pubs.mkdir()
-    (pubs / "peerpaper.toml").write_text(TOML)
-    write_site(site)
-    env = {"SACORPUS_PUBLICATIONS_DIR": str(pubs)}
+    pages = {f"news/water-story-number-{n}": (f"Water story {n}", page(n)) for n in (1, 2)}
+    site, env = feed_publication(tmp_path, "peerpaper", "Peer Paper", "www.peerpaper.example", pages)
     with SiteServer.from_directory(site) as server:
         first = crawl("peerpaper", "-a", f"base_url={server.base_url}", "-s", "ROBOTSTXT_OBEY=False", env=env)
         assert first.returncode == 0, first.log[-3000:]

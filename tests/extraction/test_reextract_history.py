@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from crawlkit import REPO
+from crawlkit import REPO, feed_publication
 
 from sacorpus.demo.server import SiteServer
 from sacorpus.storage.sqlite import SQLiteStore
@@ -25,14 +25,6 @@ pytestmark = pytest.mark.slow
 PAGES = MIN_PAGES + 3
 PROMO = "The Ridge Courier is an independent community newspaper serving the valley since 1994."
 DESK = "Valley Desk"  # a <title> segment on every page: branding only repetition can tell
-TOML = """name = "Ridge Courier"
-home = "https://www.ridgecourier.example/"
-domains = ["ridgecourier.example"]
-languages = ["en"]
-
-[sources]
-feeds = ["https://www.ridgecourier.example/feed/"]
-"""
 REEXTRACT = [sys.executable, "-m", "scrapy", "reextract", "--publication", "ridgecourier", "--no-progress"]
 COMPARED = (
     "text",
@@ -73,31 +65,14 @@ def page(n: int) -> str:
     )
 
 
-def write_site(root: Path) -> None:
-    items = "".join(
-        f"<item><title>{HEADLINES[n]}</title><link>{{base}}/news/story-{n}/</link></item>"
-        for n in range(PAGES)
-    )
-    (root / "feed").mkdir(parents=True)
-    (root / "feed" / "index.xml").write_text(
-        f'<?xml version="1.0"?><rss version="2.0"><channel><title>R</title>{items}</channel></rss>'
-    )
-    for n in range(PAGES):
-        (root / "news" / f"story-{n}").mkdir(parents=True)
-        (root / "news" / f"story-{n}" / "index.html").write_text(page(n))
-
-
 def stored(path: Path) -> dict[str, dict]:
     with SQLiteStore(str(path), spill_path=str(path.parent / "spill.jsonl")) as store:
         return {r["url"]: {k: r.get(k) for k in (*COMPARED, "fetched_at")} for r in store.iter_articles()}
 
 
 def test_reextracted_store_equals_the_crawl_that_learnt_the_publication(crawl, tmp_path: Path) -> None:
-    pubs, site = tmp_path / "pubs", tmp_path / "site"
-    pubs.mkdir()
-    (pubs / "ridgecourier.toml").write_text(TOML)
-    write_site(site)
-    env = {"SACORPUS_PUBLICATIONS_DIR": str(pubs)}
+    pages = {f"news/story-{n}": (HEADLINES[n], page(n)) for n in range(PAGES)}
+    site, env = feed_publication(tmp_path, "ridgecourier", "Ridge Courier", "www.ridgecourier.example", pages)
     # one page at a time, two seconds apart: the stored fetch times (whole seconds) give the crawl's order
     # back exactly (a second apart, a fetch held up on a busy machine shared its second with the next)
     pace = ["-s", "CONCURRENT_REQUESTS=1", "-s", "DOWNLOAD_DELAY=2", "-s", "RANDOMIZE_DOWNLOAD_DELAY=False"]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from crawlkit import run_crawl
+from crawlkit import feed_publication, run_crawl
 
 from sacorpus.demo.server import SiteServer
 from sacorpus.storage.sqlite import SQLiteStore
@@ -24,32 +24,11 @@ from .test_history_replay import _page
 pytestmark = pytest.mark.slow
 
 PAGES = 10
-TOML = """name = "Karoo Courier"
-home = "https://courier.example/"
-domains = ["courier.example"]
-languages = ["en"]
-
-[sources]
-feeds = ["https://courier.example/feed/"]
-"""
 ORDERED = ["-s", "CONCURRENT_REQUESTS=1", "-s", "ROBOTSTXT_OBEY=False"]
 # the fetch's time and headers; and the near-duplicate labels: the pages here share sentences and state
 # no date, so the copy fetched first (by the second) is the original, and two crawls (with workers or
 # without) fetch them in different seconds
 VARYING = {"fetched_at", "headers", "source", "source_url", "dedup_label", "dedup_evidence"}
-
-
-def write_site(root: Path) -> None:
-    items = "".join(
-        f"<item><title>Story {n}</title><link>{{base}}/news/story-{n}/</link></item>" for n in range(PAGES)
-    )
-    (root / "feed").mkdir(parents=True)
-    (root / "feed" / "index.xml").write_text(
-        f'<?xml version="1.0"?><rss version="2.0"><channel><title>K</title>{items}</channel></rss>'
-    )
-    for n in range(PAGES):
-        (root / "news" / f"story-{n}").mkdir(parents=True)
-        (root / "news" / f"story-{n}" / "index.html").write_bytes(_page(n))
 
 
 def stored(workdir: Path) -> dict[str, dict[str, Any]]:
@@ -58,11 +37,8 @@ def stored(workdir: Path) -> dict[str, dict[str, Any]]:
 
 
 def test_pages_with_leads_are_all_taken_from_the_worker(tmp_path: Path) -> None:
-    pubs, site = tmp_path / "pubs", tmp_path / "site"
-    pubs.mkdir()
-    (pubs / "karoocourier.toml").write_text(TOML)
-    write_site(site)
-    env = {"SACORPUS_PUBLICATIONS_DIR": str(pubs)}
+    pages = {f"news/story-{n}": (f"Story {n}", _page(n)) for n in range(PAGES)}
+    site, env = feed_publication(tmp_path, "karoocourier", "Karoo Courier", "courier.example", pages)
     with SiteServer.from_directory(site) as server:
         base = ["-a", f"base_url={server.base_url}", *ORDERED]
         here = run_crawl("karoocourier", tmp_path / "here", *base, env=env)
