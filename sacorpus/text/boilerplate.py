@@ -65,6 +65,11 @@ class LineHistory:
         while len(self._titles) > self.max_lines:
             self._titles.popitem(last=False)
 
+    def keeps_titles_when_told(self, keys: Iterable[bytes]) -> bool:
+        """Whether :meth:`observe_title_keys` of ``keys`` would forget no title string (the table has
+        room for the new ones): then every other answer of :meth:`title_repeated` stays as it is."""
+        return len(self._titles) + sum(1 for k in set(keys) if k not in self._titles) <= self.max_lines
+
     def candidates(self, lines: Iterable[str]) -> set[bytes]:
         return set(self.candidate_keys(lines))
 

@@ -85,9 +85,7 @@ def replay(history: LineHistory, events: list[Event]) -> bool:
         kind = event[0]
         if kind == "title?":
             if title_pages and (
-                event[2] not in title_pages
-                or len(history._titles) + sum(1 for k in title_keys if k not in history._titles)
-                > history.max_lines
+                event[2] not in title_pages or not history.keeps_titles_when_told(title_keys)
             ):
                 return False
             if history.title_repeated(event[1], event[2]) != event[3]:

@@ -196,7 +196,6 @@ def test_a_line_question_after_the_pages_lines_were_counted_is_refused():
 
 
 HASH_ORDER = """
-import sys
 from sacorpus.text.boilerplate import LineHistory
 h = LineHistory()
 h.observe_title_keys([bytes([k, 1]) for k in range(40)], b"p")

@@ -38,11 +38,11 @@ def demo_site():
         yield server
 
 
-def stored(workdir: Path) -> dict[str, dict[str, Any]]:
+def stored(workdir: Path, varying: set[str] = VARYING) -> dict[str, dict[str, Any]]:
     store = SQLiteStore(str(workdir / "corpus.sqlite"))
     store.open()
     try:
-        return {a["url"]: {k: v for k, v in a.items() if k not in VARYING} for a in store.iter_articles()}
+        return {a["url"]: {k: v for k, v in a.items() if k not in varying} for a in store.iter_articles()}
     finally:
         store.close()
 

@@ -9,17 +9,15 @@ the same stored articles, every page taken from the worker.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from crawlkit import feed_publication, run_crawl
 
 from sacorpus.demo.server import SiteServer
-from sacorpus.storage.sqlite import SQLiteStore
 
 from .test_history_replay import _page
+from .test_page_workers import stats_of, stored
 
 pytestmark = pytest.mark.slow
 
@@ -31,11 +29,6 @@ ORDERED = ["-s", "CONCURRENT_REQUESTS=1", "-s", "ROBOTSTXT_OBEY=False"]
 VARYING = {"fetched_at", "headers", "source", "source_url", "dedup_label", "dedup_evidence"}
 
 
-def stored(workdir: Path) -> dict[str, dict[str, Any]]:
-    with SQLiteStore(str(workdir / "corpus.sqlite")) as store:
-        return {a["url"]: {k: v for k, v in a.items() if k not in VARYING} for a in store.iter_articles()}
-
-
 def test_pages_with_leads_are_all_taken_from_the_worker(tmp_path: Path) -> None:
     pages = {f"news/story-{n}": (f"Story {n}", _page(n)) for n in range(PAGES)}
     site, env = feed_publication(tmp_path, "karoocourier", "Karoo Courier", "courier.example", pages)
@@ -45,11 +38,11 @@ def test_pages_with_leads_are_all_taken_from_the_worker(tmp_path: Path) -> None:
         workers = run_crawl("karoocourier", tmp_path / "w", *base, "-s", "SACORPUS_PAGE_WORKERS=1", env=env)
     assert here.returncode == 0, here.log[-3000:]
     assert workers.returncode == 0, workers.log[-3000:]
-    expected, got = stored(tmp_path / "here"), stored(tmp_path / "w")
+    expected, got = stored(tmp_path / "here", VARYING), stored(tmp_path / "w", VARYING)
     assert len(expected) == PAGES
     assert got == expected
     led = [a for a in expected.values() if (a.get("text") or "").startswith("Residents of ward")]
     assert len(led) == PAGES // 2, "every second page's lead is part of its story"
-    stats = {k: int(n) for k, n in re.findall(r"'(sacorpus/workers/[a-z_]+)': (\d+)", workers.log)}
+    stats = stats_of(workers.log)
     assert stats.get("sacorpus/workers/pages") == PAGES
     assert "sacorpus/workers/in_process" not in stats
