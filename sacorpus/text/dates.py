@@ -15,6 +15,7 @@ from typing import Any
 
 from sacorpus.publications import RuleSet
 from sacorpus.sources.dates import parse_date, plausible
+from sacorpus.text.date_languages import find_page_date
 from sacorpus.text.metareaders import Metas, first_meta, ld_string, node_text, selected_values
 
 _URL_DATE = re.compile(
@@ -134,7 +135,8 @@ def _url_day_elsewhere(url: str | None, sources: list[tuple[str, str]]) -> bool:
 
 
 def _page_wide_date(root: Any, metas: Metas, url: str | None) -> Found:
-    """Last resorts when no element states the date: the page title, then htmldate's page-wide search."""
+    """Last resorts when no element states the date: the page title, then htmldate's page-wide search
+    (dates in words read in the languages of their words: :mod:`sacorpus.text.date_languages`)."""
     # some CMSs only state the day in the page title ("Headline | DW | 28.04.2023"): a full date there
     # names this page, unlike dates in teaser lists that htmldate's page-wide search may pick up
     title_el = root.find(".//title")
@@ -143,9 +145,7 @@ def _page_wide_date(root: Any, metas: Metas, url: str | None) -> Found:
         if dt:
             return dt, value, "title"
     try:  # last resort: htmldate's heuristics over the whole page (what trafilatura uses)
-        from htmldate import find_date
-
-        found = find_date(root, url=url, original_date=True, extensive_search=True)
+        found = find_page_date(root, url)
     except Exception:  # htmldate must never break metadata extraction
         found = None
     dt = parse_date(found, allow_text=False) if found else None
