@@ -12,7 +12,8 @@ languages worth asking are those that know the string's words: a table shipped w
 (``sacorpus/models/date_words.json.gz``, made from dateparser's own language data by
 ``scripts/build_date_words.py``) says which languages know each word, and dateparser is asked, in its
 own order, in English and in the languages that know every word of the string some language knows
-(time zone names aside: dateparser strips those before it looks). The language that would have read
+(time zone names and the words every language's dictionary holds aside; in Chinese and Japanese,
+written without spaces, the words found inside a run of letters). The language that would have read
 the string is among them, so the date is the one htmldate finds with every language
 (``python benchmarks/date_languages.py`` compares both on every real page in ``../shared/data``); only
 the languages a page's dates are written in are loaded. htmldate's month-word test gets the same month
@@ -84,35 +85,42 @@ def _strings(value: Any) -> Iterator[str]:
 
 def build_table() -> dict[str, Any]:
     """The table from the installed dateparser (loads every language: for the build script and tests)."""
+    from dateparser.conf import settings
     from dateparser.data.languages_info import language_order
+    from dateparser.languages.dictionary import PARSER_KNOWN_TOKENS
     from dateparser.languages.loader import default_loader
     from dateparser.timezones import timezone_info_list
     from htmldate.extractors import MONTH_KEYS, WORD, _fold_month_name
 
     position = {language: i for i, language in enumerate(language_order)}
     words: dict[str, set[int]] = {}
+    unspaced: dict[str, set[str]] = {}
     months: set[str] = set()
     for locale in default_loader.get_locales(languages=language_order):
+        spaced = str(locale.info.get("no_word_spacing", "")).lower() not in ("true", "1", "yes")
         for key, value in locale.info.items():
             if key in _NOT_WORDS:
                 continue
             for string in _strings(value):
                 for word in _RUN.findall(fold(string)):
                     words.setdefault(word, set()).add(position[locale.shortname])
+                    if not spaced and not word.isascii():  # its own script's words, not "am"
+                        unspaced.setdefault(locale.shortname, set()).add(word)
                 if key in MONTH_KEYS and WORD.fullmatch(string):
                     months.add(_fold_month_name(string))
+    # words every language's dictionary holds (dateparser adds them to each) and time zone names (stripped
+    # before it looks): neither says which language a string is in
+    everywhere = {fold(t) for t in [*PARSER_KNOWN_TOKENS, *settings.SKIP_TOKENS] if _RUN.fullmatch(t)}
     zones = {
-        word
-        for info in timezone_info_list
-        for name, _ in info["timezones"]
-        for word in _RUN.findall(fold(name))
+        w for info in timezone_info_list for name, _ in info["timezones"] for w in _RUN.findall(fold(name))
     }
     return {
         "dateparser": metadata.version("dateparser"),
         "languages": list(language_order),
         "words": {word: sorted(langs) for word, langs in sorted(words.items())},
+        "unspaced": {language: sorted(found) for language, found in sorted(unspaced.items())},
         "months": sorted(months),
-        "zones": sorted(zones),
+        "neutral": sorted(everywhere | zones),
     }
 
 
@@ -123,17 +131,27 @@ class DateWords:
         self.languages: list[str] = table["languages"]
         # a word's languages as the bits of one int (bit i: the i-th language of dateparser's order)
         self.words = {w: sum(1 << i for i in v) for w, v in table["words"].items()}
+        # languages written without spaces between words: dateparser finds their words inside a run
+        self.unspaced = [(1 << self.languages.index(lang), v) for lang, v in table["unspaced"].items()]
         self.months = frozenset(table["months"])
-        self.zones = frozenset(table["zones"])
+        self.neutral = frozenset(table["neutral"])
         self.first = 1 << self.languages.index(FIRST)
+
+    def _bits(self, word: str) -> int:
+        if word in self.neutral:
+            return 0
+        bits = self.words.get(word)
+        if bits is not None:
+            return bits
+        return sum(bit for bit, words in self.unspaced if any(w in word for w in words))
 
     def languages_for(self, string: str) -> tuple[str, ...]:
         """English, then the languages that know every word of ``string`` some language knows, in
         dateparser's order (those that know any of them when no language knows all)."""
         every, some = -1, 0
         for word in _RUN.findall(fold(string)):
-            bits = self.words.get(word, 0)
-            if bits and word not in self.zones:
+            bits = self._bits(word)
+            if bits:
                 every &= bits
                 some |= bits
         chosen = (every if every > 0 else some) | self.first

@@ -25,6 +25,9 @@ STRINGS = [
     "22. März 2019, 10:30 Uhr",
     "Marz 22, 2019",
     "2022年4月22日",
+    "发布时间：2022年4月22日",
+    "2022年4月22日 星期五",
+    "Dienstag, 22. März 2022, 10:30 PM",
     "2022년 4월 22일",
     "April 22, 2022 10:30 EST",
     "Tuesday, 5 March 2024 at 14:00 SAST",
@@ -83,8 +86,12 @@ def test_words_no_language_knows_leave_english_only():
     assert table is not None
     assert table.languages_for("Posted on 22.04.2022 by admin") == ("en",)
     assert table.languages_for("Viernes, 22 de Abril de 2022") == ("en", "es")
-    # a time zone name that is also a word ("est") does not narrow the languages of the date
+    # a time zone name that is also a word ("est"), or a word every language's dictionary holds ("pm"),
+    # does not narrow the languages of the date
     assert "de" in table.languages_for("22. April 2022 10:30 EST")
+    assert table.languages_for("Dienstag, 22. März 2022, 10:30 PM") == ("en", "de")
+    # Chinese is written without spaces: its words are found inside a run of letters
+    assert "zh" in table.languages_for("发布时间：2022年4月22日")
 
 
 def test_a_table_of_another_dateparser_is_not_used(tmp_path, caplog):
