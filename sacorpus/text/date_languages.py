@@ -130,9 +130,11 @@ class DateWords:
     def __init__(self, table: dict[str, Any]) -> None:
         self.languages: list[str] = table["languages"]
         # a word's languages as the bits of one int (bit i: the i-th language of dateparser's order)
-        self.words = {w: sum(1 << i for i in v) for w, v in table["words"].items()}
+        self.words: dict[str, int] = {w: sum(1 << i for i in v) for w, v in table["words"].items()}
         # languages written without spaces between words: dateparser finds their words inside a run
-        self.unspaced = [(1 << self.languages.index(lang), v) for lang, v in table["unspaced"].items()]
+        self.unspaced: list[tuple[int, list[str]]] = [
+            (1 << self.languages.index(lang), v) for lang, v in table["unspaced"].items()
+        ]
         self.months = frozenset(table["months"])
         self.neutral = frozenset(table["neutral"])
         self.first = 1 << self.languages.index(FIRST)
