@@ -188,9 +188,6 @@ SACORPUS_STORE_ZSTD_LEVEL = 6
 SACORPUS_COMPACT_BATCH = 500
 # SQLite page cache (and a 4x memory map) of the corpus commands, which stream rows once
 SACORPUS_CORPUS_SQLITE_CACHE_MB = 16
-# ... and of `scrapy dedup`: a rebuild reads the articles once in order and answers from its index in
-# memory until SACORPUS_DEDUP_REBUILD_MEMORY_MB (see README, "dedup --rebuild" for the measurement)
-SACORPUS_DEDUP_SQLITE_CACHE_MB = 16
 
 # --- extensions ------------------------------------------------------------------------------------------
 EXTENSIONS = {

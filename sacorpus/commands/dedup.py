@@ -15,19 +15,12 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from sacorpus.storage.base import ArticleStore, StorageError, store_from_settings, with_sqlite_cache
+from sacorpus.storage.base import StorageError, store_from_settings
 from sacorpus.text.dedup import DedupConfig
 from sacorpus.text.dedup_labels import label_counts
 from sacorpus.text.dedup_rebuild import rebuild_index, rebuild_options, unfinished_rebuild
 
 logger = logging.getLogger(__name__)
-
-
-def dedup_store(settings: Any) -> ArticleStore:
-    """The configured store with the dedup command's SQLite page cache (``SACORPUS_DEDUP_SQLITE_CACHE_MB``):
-    a rebuild reads the articles once, in order, and answers from its index in memory, so a large cache
-    only held pages it would not read again (README, "dedup --rebuild")."""
-    return store_from_settings(with_sqlite_cache(settings, "SACORPUS_DEDUP_SQLITE_CACHE_MB"))
 
 
 class Command(ScrapyCommand):
@@ -56,7 +49,7 @@ class Command(ScrapyCommand):
         assert self.settings is not None
         config = DedupConfig.from_settings(self.settings)
         try:
-            store = dedup_store(self.settings)
+            store = store_from_settings(self.settings)
             with store:
                 if opts.rebuild:
                     options = rebuild_options(self.settings)

@@ -182,10 +182,15 @@ def quiet_broken_pipe() -> Iterator[None]:
 @contextlib.contextmanager
 def open_corpus(settings: Any) -> Iterator[ArticleStore]:
     """The configured store (SACORPUS_STORE), opened for reading; raises StorageError."""
-    from sacorpus.storage.base import setting, store_from_settings, with_sqlite_cache
+    from sacorpus.storage.base import setting, store_from_settings
 
-    # a read streams rows once: a small page cache and memory map keep the resident memory low
-    settings = with_sqlite_cache(settings, "SACORPUS_CORPUS_SQLITE_CACHE_MB")
+    if hasattr(settings, "copy") and settings.get("SACORPUS_CORPUS_SQLITE_CACHE_MB") is not None:
+        # a read streams rows once: a small page cache and memory map keep the resident memory low
+        # (the crawl's larger cache serves the dedup index's random lookups)
+        settings = settings.copy()
+        settings.set(
+            "SACORPUS_SQLITE_CACHE_MB", settings.getint("SACORPUS_CORPUS_SQLITE_CACHE_MB"), priority=50
+        )
     uri = setting(settings, "MONGO_URI")
     if uri:  # a MongoDB store without TLS: pymongo need not import pyOpenSSL (mongo_tls)
         from sacorpus.storage.mongo_tls import skip_pyopenssl

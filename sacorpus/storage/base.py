@@ -74,16 +74,6 @@ def setting(settings: Any, name: str, default: Any = None) -> Any:
     return default if value is None or value == "" else value
 
 
-def with_sqlite_cache(settings: Any, name: str) -> Any:
-    """``settings`` with the SQLite page cache (and so its 4x memory map) that the setting ``name`` gives
-    one kind of command, where it is set (a copy: the caller's settings are not changed)."""
-    if not hasattr(settings, "copy") or settings.get(name) is None:
-        return settings
-    settings = settings.copy()
-    settings.set("SACORPUS_SQLITE_CACHE_MB", settings.getint(name), priority=50)
-    return settings
-
-
 def load_store_class(path: str) -> type[ArticleStore]:
     """Import a store class from its dotted path (the SACORPUS_STORE setting)."""
     module_name, _, cls_name = path.rpartition(".")
