@@ -191,9 +191,18 @@ def _parser(languages: tuple[str, ...]) -> Any:
 
 
 def _install() -> Any:
-    """Let htmldate's dateparser and month words follow the words while :func:`find_page_date` runs."""
+    """Let htmldate's dateparser and month words follow the words while :func:`find_page_date` runs;
+    None where htmldate has not the functions this replaces (another version: it is left as it is)."""
     import htmldate.extractors as extractors
 
+    if not all(hasattr(extractors, name) for name in ("_external_date", "month_words", "try_date_expr")):
+        if not _installed:
+            _installed["missing"] = True
+            logger.warning(
+                "htmldate %s has no _external_date: dates in words are read in every language",
+                metadata.version("htmldate"),
+            )
+        return None
     with _install_lock:
         if not _installed:
             external_date, month_words = extractors._external_date, extractors.month_words
@@ -221,6 +230,9 @@ def _install() -> Any:
 def asked_by_words() -> Iterator[None]:
     """While inside, htmldate asks dateparser in the languages of each string's words only."""
     extractors = _install()
+    if extractors is None:
+        yield
+        return
     with _asking:  # one such call at a time: htmldate's cache is the whole process's
         extractors.try_date_expr.cache_clear()
         token = _ACTIVE.set(True)
