@@ -22,6 +22,7 @@ import sys
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -42,7 +43,7 @@ def _rss_kb() -> int:
     return 0
 
 
-def run(way: str, data: Path, limit: int | None) -> dict[str, object]:
+def run(way: str, data: Path, limit: int | None) -> dict[str, Any]:
     """One way over every page, in this process (a fresh one: what was loaded is this way's)."""
     import lxml.html
     from htmldate import find_date
@@ -94,7 +95,7 @@ def main() -> int:
         json.dump(run(args.way, data, args.limit), sys.stdout)
         return 0
     extra = ["--limit", str(args.limit)] if args.limit else []
-    results = {}
+    results: dict[str, dict[str, Any]] = {}
     for way in ("all", "words"):
         out = subprocess.run(
             [sys.executable, __file__, str(data), "--way", way, *extra],
@@ -104,9 +105,9 @@ def main() -> int:
         ).stdout
         results[way] = json.loads(out)
     before, after = results["all"], results["words"]
-    pages = len(before["dates"])  # type: ignore[arg-type]
-    found = sum(d is not None for d in before["dates"])  # type: ignore[attr-defined]
-    differ = [i for i, (a, b) in enumerate(zip(before["dates"], after["dates"], strict=True)) if a != b]  # type: ignore[call-overload]
+    pages = len(before["dates"])
+    found = sum(d is not None for d in before["dates"])
+    differ = [i for i, (a, b) in enumerate(zip(before["dates"], after["dates"], strict=True)) if a != b]
     print(f"{pages} real pages, htmldate's page-wide search on each (a date found on {found})")
     print(
         f"{'dateparser asked in':<30} {'CPU s':>7} {'Python MB held':>15} {'RSS MB grown':>13} {'modules':>8}"
