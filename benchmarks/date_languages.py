@@ -29,10 +29,9 @@ sys.path.insert(0, str(REPO))
 
 
 def _pages(data: Path, limit: int | None) -> list[Path]:
-    ex = data / "extraction"
-    files = sorted((ex / "trafilatura_eval").glob("*/*.html.gz")) + sorted(
-        (ex / "fundus_dev" / "raw").rglob("*.html.gz")
-    )
+    from crawl_cost import page_files
+
+    files = page_files(data)
     return files[:limit] if limit else files
 
 

@@ -26,6 +26,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from crawl_cost import page_files  # noqa: E402
+
 from sacorpus.items import Article  # noqa: E402
 from sacorpus.text.boilerplate import LineHistory  # noqa: E402
 from sacorpus.text.page import PageOptions  # noqa: E402
@@ -54,12 +56,7 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=2396)
     parser.add_argument("--urls", type=int, default=50, help="distinct URLs the pages cycle through")
     args = parser.parse_args()
-    ex = Path(args.data) / "extraction"
-    files = sorted((ex / "trafilatura_eval").glob("*/*.html.gz")) + sorted(
-        (ex / "fundus_dev" / "raw").rglob("*.html.gz")
-    )
-    if not files:
-        raise SystemExit(f"no pages under {ex}")
+    files = page_files(Path(args.data))
     crawl, reference = LineHistory(), LineHistory()
     refused = strict = differ = 0
     options = PageOptions()

@@ -62,7 +62,8 @@ _RUN = re.compile(r"[^\W\d_]+")
 _ACTIVE: ContextVar[bool] = ContextVar("sacorpus_date_languages", default=False)
 _install_lock = threading.Lock()
 _asking = threading.Lock()
-_installed: dict[str, Any] = {}
+#: htmldate's own functions, once replaced
+_originals: dict[str, Any] = {}
 
 
 def fold(text: str) -> str:
@@ -190,23 +191,35 @@ def _parser(languages: tuple[str, ...]) -> Any:
     return DateDataParser(languages=list(languages), settings=dict(DATEPARSER_SETTINGS))
 
 
-def _install() -> Any:
-    """Let htmldate's dateparser and month words follow the words while :func:`find_page_date` runs;
-    None where htmldate has not the functions this replaces (another version: it is left as it is)."""
+_REPLACED = ("_external_date", "month_words", "try_date_expr")
+
+
+@lru_cache(maxsize=1)
+def _htmldate_fits() -> bool:
+    """Whether htmldate has the functions this replaces (another version: it is left as it is, one warning)."""
     import htmldate.extractors as extractors
 
-    if not all(hasattr(extractors, name) for name in ("_external_date", "month_words", "try_date_expr")):
-        if not _installed:
-            _installed["missing"] = True
-            logger.warning(
-                "htmldate %s has no _external_date: dates in words are read in every language",
-                metadata.version("htmldate"),
-            )
+    missing = [name for name in _REPLACED if not hasattr(extractors, name)]
+    if missing:
+        logger.warning(
+            "htmldate %s has no %s: dates in words are read in every language",
+            metadata.version("htmldate"),
+            ", ".join(missing),
+        )
+    return not missing
+
+
+def _install() -> Any:
+    """Let htmldate's dateparser and month words follow the words while :func:`find_page_date` runs;
+    None where htmldate does not fit (:func:`_htmldate_fits`)."""
+    import htmldate.extractors as extractors
+
+    if not _htmldate_fits():
         return None
     with _install_lock:
-        if not _installed:
+        if not _originals:
             external_date, month_words = extractors._external_date, extractors.month_words
-            _installed.update(external_date=external_date, month_words=month_words)
+            _originals.update(external_date=external_date, month_words=month_words)
 
             def _external_date(string: str) -> Any:
                 table = date_words() if _ACTIVE.get() else None
