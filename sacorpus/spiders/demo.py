@@ -2,20 +2,23 @@
 
 With no ``-a base_url=...`` the spider starts the demo site itself on a free loopback port, so
 ``scrapy crawl demo`` needs no internet and no other process.
+
+The site server (aiohttp, about 10 MB of modules) is imported when the demo spider starts it: Scrapy's
+spider loader imports every spider module, so an import here would weigh on every publication's crawl.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scrapy.http import Request
 
-from sacorpus.demo.comments import demo_replay
-from sacorpus.demo.server import SiteServer
-from sacorpus.demo.site import build_site
 from sacorpus.spiders.base import PublicationSpider
+
+if TYPE_CHECKING:
+    from sacorpus.demo.server import SiteServer
 
 logger = logging.getLogger(__name__)
 
@@ -32,6 +35,10 @@ class DemoSpider(PublicationSpider):
 
     async def start(self) -> AsyncIterator[Request]:
         if not self.source_base:
+            from sacorpus.demo.comments import demo_replay
+            from sacorpus.demo.server import SiteServer
+            from sacorpus.demo.site import build_site
+
             self._server = SiteServer(build_site())
             self._server.start()
             self._comment_api = demo_replay().install(self._server, "/disqus")

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from sacorpus.text.punkt_tables import OrthoTable, release_bundled
 from sacorpus.text.treebank import treebank_tokenizer
 
 logger = logging.getLogger(__name__)
@@ -121,9 +122,10 @@ def _sentence_splitter(lang: str) -> Any:
 
 @lru_cache(maxsize=32)
 def _splitter_of(model: str, english_prefixes: bool) -> Any:
-    """Built once per model per process (a model's parameters are some megabytes: isiZulu, Sesotho and
-    English share one). punkt's own cache of the bundled model is emptied after: the splitter holds
-    the parameters it uses."""
+    """Built once per model per process (isiZulu, Sesotho and English share one). The splitter holds
+    the parameters it uses, its orthographic table in flat arrays (:mod:`sacorpus.text.punkt_tables`:
+    a dict of it weighed some megabytes a language); punkt's own cache and module of the bundled
+    model are let go after."""
     import punkt
 
     params = punkt.load_model(model)
@@ -132,7 +134,9 @@ def _splitter_of(model: str, english_prefixes: bool) -> Any:
     if english_prefixes:
         params = punkt.with_nonbreaking_prefixes(params, "english")
         params.abbrev_types.update(_SA_ABBREVIATIONS)
+    params.ortho_context = OrthoTable(params.ortho_context)  # type: ignore[assignment]
     punkt.clear_cache()
+    release_bundled(model)
     return punkt.PunktSentenceTokenizer(params, line_breaks="always")
 
 

@@ -90,3 +90,21 @@ print(json.dumps({"before": before, "after": "redis" in sys.modules, "name": sch
         "name": "RedisScheduler",
         "scheduler": "sacorpus.frontier.scheduler.ResumableScheduler",
     }
+
+
+def test_the_spider_loader_imports_no_web_server() -> None:
+    """Scrapy's spider loader imports every spider module; the demo spider's site server (aiohttp) is
+    imported only when that spider starts it, so a publication's crawl does not carry it."""
+    code = """
+import json, sys
+from scrapy.utils.project import get_project_settings
+from sacorpus.spider_loader import PublicationSpiderLoader
+loader = PublicationSpiderLoader(get_project_settings())
+demo = loader.load("demo")
+print(json.dumps({"spiders": len(loader.list()), "demo": demo.name,
+                  "aiohttp": sorted(m for m in sys.modules if m == "aiohttp" or m.startswith("sacorpus.demo"))}))
+"""
+    found = _probe(code)
+    assert found["demo"] == "demo"
+    assert isinstance(found["spiders"], int) and found["spiders"] > 20
+    assert found["aiohttp"] == []

@@ -1,0 +1,99 @@
+"""Punkt's orthographic table held in flat arrays, and the bundled model data let go once it is read.
+
+Why: a Punkt model's ``ortho_context`` maps every word type of its training text to a few flag bits
+(20,000 types for English, 60,000 for German, 80,000 for Finnish). As a dict of strings each entry
+costs about 100 bytes, and the ``punkt`` package keeps a second copy of the whole model in the module
+it was read from: about 6 MB of every crawl process for each language whose pages it has split, for
+as long as the process lives. :class:`OrthoTable` answers the same lookups from a sorted array of the
+types' hashes, their flags and their UTF-8 spellings in one byte string (about 23 bytes an entry), and
+:func:`release_bundled` drops the package's copy of a model already read (the package imports it again
+when someone asks for it again).
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Mapping
+
+_FLAG_BITS = 8  # punkt's orthographic flags: six bits (upper/lower case at the start, middle, unknown)
+
+
+class OrthoTable(Mapping[str, int]):
+    """An immutable ``{word type: flags}`` that keeps no string object per entry.
+
+    A lookup hashes the word, finds the run of equal hashes by binary search and compares the spelling
+    held for each, so the answer is exact: a word is found only when it is one of the entries.
+    """
+
+    def __init__(self, entries: Mapping[str, int], hasher: Callable[[str], int] = hash) -> None:
+        self._hasher = hasher
+        keyed = sorted((hasher(word), word) for word in entries)
+        self._hashes = array("q", (h for h, _ in keyed))
+        flags = [entries[word] for _, word in keyed]
+        if any(not 0 <= f < 1 << _FLAG_BITS for f in flags):
+            raise ValueError("orthographic flags outside 0-255")
+        self._flags = array("B", flags)
+        spelled = [word.encode("utf-8", "surrogatepass") for _, word in keyed]
+        self._starts = array("L", [0])
+        for word in spelled:
+            self._starts.append(self._starts[-1] + len(word))
+        self._blob = b"".join(spelled)
+
+    def _index(self, word: str) -> int:
+        if not isinstance(word, str):
+            return -1
+        h = self._hasher(word)
+        i = bisect_left(self._hashes, h)
+        encoded: bytes | None = None
+        while i < len(self._hashes) and self._hashes[i] == h:
+            if encoded is None:
+                encoded = word.encode("utf-8", "surrogatepass")
+            if self._blob[self._starts[i] : self._starts[i + 1]] == encoded:
+                return i
+            i += 1
+        return -1
+
+    def __getitem__(self, word: str) -> int:
+        i = self._index(word)
+        if i < 0:
+            raise KeyError(word)
+        return self._flags[i]
+
+    def get(self, word: str, default: int | None = None) -> int | None:  # type: ignore[override]
+        i = self._index(word)
+        return default if i < 0 else self._flags[i]
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self._index(word) >= 0
+
+    def __iter__(self) -> Iterator[str]:
+        for i in range(len(self._flags)):
+            yield self._blob[self._starts[i] : self._starts[i + 1]].decode("utf-8", "surrogatepass")
+
+    def __len__(self) -> int:
+        return len(self._flags)
+
+    def nbytes(self) -> int:
+        """The bytes its arrays and spellings hold."""
+        arrays = (self._hashes, self._flags, self._starts)
+        return len(self._blob) + sum(a.itemsize * len(a) for a in arrays)
+
+
+def release_bundled(model: str) -> bool:
+    """Let go of the ``punkt`` package's module for a bundled model that has been read (its cache,
+    ``sys.modules`` and the package's attribute); True when there was one. A package that keeps its
+    models elsewhere is left as it is."""
+    package = sys.modules.get("punkt.data")
+    name = f"punkt.data.{model}"
+    cache = getattr(package, "_MODULE_CACHE", None)
+    found = sys.modules.pop(name, None) is not None
+    if isinstance(cache, dict):
+        found = cache.pop(model, None) is not None or found
+    if package is not None and isinstance(getattr(package, model, None), type(sys)):
+        delattr(package, model)
+    return found
+
+
+__all__ = ["OrthoTable", "release_bundled"]
