@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, field
 
 from sacorpus.allocator import PeriodicRelease, tune
+from sacorpus.collector import set_thresholds
 from sacorpus.items import Article
 from sacorpus.publications import Publication, PublicationRegistry
 from sacorpus.sources.wayback import wayback_date
@@ -45,6 +46,8 @@ class WorkerSetup:
     log_format: str = "%(asctime)s [%(name)s] %(levelname)s: %(message)s"
     #: (mmap threshold KB, trim every N pages), as the crawl's process (sacorpus.allocator)
     allocator: tuple[int, int] = (0, 0)
+    #: the cyclic garbage collector's thresholds, as the crawl's process (sacorpus.collector)
+    collector: tuple[int, ...] = ()
 
 
 @dataclass
@@ -78,6 +81,7 @@ def start_worker(setup: WorkerSetup, parent: int) -> None:
     logging.basicConfig(level=setup.log_level, format=setup.log_format, stream=sys.stderr)
     _worker = _Worker(setup)
     _worker.release = tune(*setup.allocator)
+    set_thresholds(setup.collector)
     _warm_up(setup)
 
 

@@ -193,6 +193,7 @@ SACORPUS_CORPUS_SQLITE_CACHE_MB = 16
 EXTENSIONS = {
     # freed memory back to the system during a long crawl; first, so glibc is tuned before stages load
     "sacorpus.allocator.AllocatorRelease": 50,
+    "sacorpus.collector.CollectorThresholds": 55,  # the cyclic garbage collector runs less often
     "sacorpus.health.extension.CrawlHealth": 80,  # the run's health record, while the store is still open
     "sacorpus.candidates.SourceCandidates": 85,  # other sites' feeds/sitemaps seen, while the store is open
     "sacorpus.runlock.RunLock": 90,  # one run per spider and store; before the store so it releases first
@@ -205,6 +206,9 @@ SACORPUS_SUMMARY_ENABLED = True
 # of about 45 MB handed back
 SACORPUS_MALLOC_TRIM_EVERY = 100
 SACORPUS_MALLOC_MMAP_THRESHOLD_KB = 128
+# the cyclic garbage collector's thresholds in a crawl and its page workers (sacorpus/collector.py; empty:
+# Python's 700, 10, 10); measured at 1,000 pages: 4.7 -> 0.7 CPU seconds of collections, the same collected
+SACORPUS_GC_THRESHOLDS = (20000, 20, 20)
 DOWNLOAD_SLOTS = {"wayback-cdx": {"concurrency": 1, "delay": 1.0}}  # SACORPUS_WAYBACK_CDX_RATE applies
 
 # --- frontier, incremental runs, Wayback (crawl-level) ---------------------------------------------------

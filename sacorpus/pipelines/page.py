@@ -24,6 +24,7 @@ from scrapy import signals
 
 from sacorpus import settings as defaults
 from sacorpus.allocator import allocator_settings
+from sacorpus.collector import collector_thresholds
 from sacorpus.items import Article
 from sacorpus.page_worker import WorkerSetup
 from sacorpus.pipelines._common import Counter, require_enabled
@@ -197,5 +198,6 @@ def _workers(crawler: Any, options: PageOptions) -> PageWorkers | None:
         log_level=str(settings.get("LOG_LEVEL", "INFO")),
         log_format=str(settings.get("LOG_FORMAT")),
         allocator=allocator_settings(settings),
+        collector=collector_thresholds(settings),
     )
     return PageWorkers(count, setup, crawler.stats, settings.get("SACORPUS_PAGE_WORKERS_START"))

@@ -61,16 +61,18 @@ def char_normal(ch: str) -> str | None:
 
 
 @cache
-def _tables() -> tuple[np.ndarray, np.ndarray, list[str | None]]:
-    """Per BMP code point: its normal form's code point when that is one character (else _NOT_ONE),
-    its length, and the normal form (None: not normalised on its own). Built once, in about a tenth
-    of a second."""
+def _tables() -> tuple[np.ndarray, np.ndarray, dict[int, str]]:
+    """Per BMP code point: its normal form's code point when that is one character (else _NOT_ONE)
+    and its length (0: not normalised on its own); and the normal forms of more than one character
+    (ß -> ss), by code point. Built once, in about a tenth of a second; the forms of one character
+    are not kept as strings (65,536 of them held 3.7 MB in every process that labels duplicates)."""
     normals = [char_normal(chr(cp)) for cp in range(_BMP)]
     codes = np.fromiter(
         (ord(n) if n is not None and len(n) == 1 else _NOT_ONE for n in normals), dtype=np.uint32, count=_BMP
     )
     lengths = np.fromiter((len(n or "") for n in normals), dtype=np.int64, count=_BMP)
-    return codes, lengths, normals
+    longer = {cp: n for cp, n in enumerate(normals) if n is not None and len(n) > 1}
+    return codes, lengths, longer
 
 
 def sentence_spans(text: str, offsets: Sequence[Sequence[int]] | None = None) -> list[tuple[int, int]]:
@@ -126,7 +128,7 @@ def normalized_once(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, l
         return None
     if not codes.size or int(codes.max()) >= _BMP:
         return None
-    table, lengths, normals = _tables()
+    table, lengths, longer = _tables()
     mapped = table[codes]
     odd = np.flatnonzero(mapped == _NOT_ONE)  # characters whose normal form is not one character
     if not odd.size:  # positions stay
@@ -139,7 +141,7 @@ def normalized_once(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, l
     one = mapped != _NOT_ONE
     out[ends[one] - 1] = mapped[one]
     for i in odd.tolist():  # few: ß -> ss, ½ -> 1 2, ...
-        normal = normals[int(codes[i])] or ""
+        normal = longer[int(codes[i])]
         out[int(ends[i]) - len(normal) : int(ends[i])] = np.frombuffer(
             normal.encode("utf-32-le"), dtype="<u4"
         )
