@@ -16,8 +16,7 @@ import sys
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping
-
-_FLAG_BITS = 8  # punkt's orthographic flags: six bits (upper/lower case at the start, middle, unknown)
+from itertools import accumulate
 
 
 class OrthoTable(Mapping[str, int]):
@@ -29,16 +28,16 @@ class OrthoTable(Mapping[str, int]):
 
     def __init__(self, entries: Mapping[str, int], hasher: Callable[[str], int] = hash) -> None:
         self._hasher = hasher
-        keyed = sorted((hasher(word), word) for word in entries)
-        self._hashes = array("q", (h for h, _ in keyed))
-        flags = [entries[word] for _, word in keyed]
-        if any(not 0 <= f < 1 << _FLAG_BITS for f in flags):
-            raise ValueError("orthographic flags outside 0-255")
-        self._flags = array("B", flags)
-        spelled = [word.encode("utf-8", "surrogatepass") for _, word in keyed]
-        self._starts = array("L", [0])
-        for word in spelled:
-            self._starts.append(self._starts[-1] + len(word))
+        words = list(entries)
+        hashes = list(map(hasher, words))
+        order = sorted(range(len(words)), key=hashes.__getitem__)
+        self._hashes = array("q", [hashes[i] for i in order])
+        try:
+            self._flags = array("B", [entries[words[i]] for i in order])
+        except OverflowError:
+            raise ValueError("orthographic flags outside 0-255") from None
+        spelled = [words[i].encode("utf-8", "surrogatepass") for i in order]
+        self._starts = array("L", [0, *accumulate(map(len, spelled))])
         self._blob = b"".join(spelled)
 
     def _index(self, word: str) -> int:
