@@ -33,6 +33,7 @@ from sacorpus.storage.dedup_index import DEFAULT_DEDUP_MAX_IDS
 from sacorpus.storage.mongo_comments import MongoComments
 from sacorpus.storage.mongo_dedup import IN_CHUNK, MongoDedupIndex
 from sacorpus.storage.mongo_documents import _from_doc, _to_doc
+from sacorpus.storage.mongo_exit import exit_without_waiting
 from sacorpus.storage.mongo_filter import mongo_where
 from sacorpus.storage.mongo_index import (
     COUNTS_READY,
@@ -136,6 +137,7 @@ class MongoStore(
     def open(self) -> None:
         if self._client is not None:
             return
+        exit_without_waiting()
         try:
             # An unreachable server fails server selection within timeout_ms. The connect timeout is
             # also the heartbeat's socket timeout: a busy server that answers a heartbeat late must not
