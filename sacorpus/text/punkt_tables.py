@@ -37,7 +37,7 @@ class OrthoTable(Mapping[str, int]):
         except OverflowError:
             raise ValueError("orthographic flags outside 0-255") from None
         spelled = [words[i].encode("utf-8", "surrogatepass") for i in order]
-        self._starts = array("L", [0, *accumulate(map(len, spelled))])
+        self._starts = array("I", [0, *accumulate(map(len, spelled))])
         self._blob = b"".join(spelled)
 
     def _index(self, word: str) -> int:
