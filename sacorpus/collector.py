@@ -36,8 +36,6 @@ def collector_thresholds(settings: Any) -> tuple[int, ...]:
         values = ()
     if len(values) > 3 or any(v <= 0 for v in values):
         values = ()
-    if raw and not values:
-        logger.warning("SACORPUS_GC_THRESHOLDS %r ignored: up to three positive integers", raw)
     return values
 
 
@@ -61,6 +59,9 @@ class CollectorThresholds:
         thresholds = collector_thresholds(crawler.settings)
         before = set_thresholds(thresholds)
         if before is None:
+            raw = crawler.settings.getlist("SACORPUS_GC_THRESHOLDS")
+            if raw:  # said here only: the page stage reads the same setting for its workers
+                logger.warning("SACORPUS_GC_THRESHOLDS %r ignored: up to three positive integers", raw)
             raise NotConfigured("SACORPUS_GC_THRESHOLDS is empty: Python's own thresholds")
         ext = cls(before)
         crawler.signals.connect(ext.engine_stopped, signal=signals.engine_stopped)

@@ -116,8 +116,25 @@ def _sentence_splitter(lang: str) -> Any:
     """A Punkt splitter for ``lang``: its own model, or the English one (with the South African
     abbreviations) shared by every language that has none. Cached per language too: it is asked once
     per sentence and per abbreviation candidate."""
-    model = _PUNKT_MODELS.get(lang, "english")
-    return _splitter_of(model, lang not in _PUNKT_MODELS or lang == "en")
+    return _splitter_of(*_model_of(lang))
+
+
+def _model_of(lang: str) -> tuple[str, bool]:
+    """(Punkt model, whether the English prefixes and the SA abbreviations are added) for ``lang``."""
+    return _PUNKT_MODELS.get(lang, "english"), lang not in _PUNKT_MODELS or lang == "en"
+
+
+def _parameters_of(model: str, english_prefixes: bool) -> Any:
+    """The model's parameters as punkt gives them (its orthographic table a dict), with the prefixes."""
+    import punkt
+
+    params = punkt.load_model(model)
+    if punkt.has_prefixes(model):
+        params = punkt.with_nonbreaking_prefixes(params, model)
+    if english_prefixes:
+        params = punkt.with_nonbreaking_prefixes(params, "english")
+        params.abbrev_types.update(_SA_ABBREVIATIONS)
+    return params
 
 
 @lru_cache(maxsize=32)
@@ -128,13 +145,8 @@ def _splitter_of(model: str, english_prefixes: bool) -> Any:
     model are let go after."""
     import punkt
 
-    params = punkt.load_model(model)
-    if punkt.has_prefixes(model):
-        params = punkt.with_nonbreaking_prefixes(params, model)
-    if english_prefixes:
-        params = punkt.with_nonbreaking_prefixes(params, "english")
-        params.abbrev_types.update(_SA_ABBREVIATIONS)
-    params.ortho_context = OrthoTable(params.ortho_context)  # type: ignore[assignment]
+    params = _parameters_of(model, english_prefixes)
+    params.ortho_context = OrthoTable(params.ortho_context)
     punkt.clear_cache()
     release_bundled(model)
     return punkt.PunktSentenceTokenizer(params, line_breaks="always")

@@ -35,15 +35,10 @@ WRITTEN = [
 
 
 def _plain_splitter(lang: str) -> object:
+    """The splitter built the same way with punkt's own dict as its orthographic table."""
     import punkt
 
-    model = tok._PUNKT_MODELS.get(lang, "english")
-    params = punkt.load_model(model)
-    if punkt.has_prefixes(model):
-        params = punkt.with_nonbreaking_prefixes(params, model)
-    if lang not in tok._PUNKT_MODELS or lang == "en":
-        params = punkt.with_nonbreaking_prefixes(params, "english")
-        params.abbrev_types.update(tok._SA_ABBREVIATIONS)
+    params = tok._parameters_of(*tok._model_of(lang))
     assert type(params.ortho_context) is dict
     return punkt.PunktSentenceTokenizer(params, line_breaks="always")
 
