@@ -15,8 +15,9 @@ from __future__ import annotations
 import sys
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import accumulate
+from typing import Any
 
 
 class OrthoTable(Mapping[str, int]):
@@ -95,4 +96,30 @@ def release_bundled(model: str) -> bool:
     return found
 
 
-__all__ = ["OrthoTable", "release_bundled"]
+def punkt_parameters(model: str, english_prefixes: bool, abbreviations: Iterable[str] = ()) -> Any:
+    """A bundled model's parameters as punkt gives them (its orthographic table a dict), with its own
+    non-breaking prefixes and, when asked, the English ones and ``abbreviations``."""
+    import punkt
+
+    params = punkt.load_model(model)
+    if punkt.has_prefixes(model):
+        params = punkt.with_nonbreaking_prefixes(params, model)
+    if english_prefixes:
+        params = punkt.with_nonbreaking_prefixes(params, "english")
+        params.abbrev_types.update(abbreviations)
+    return params
+
+
+def compact_splitter(model: str, english_prefixes: bool, abbreviations: Iterable[str] = ()) -> Any:
+    """A splitter of :func:`punkt_parameters` with its orthographic table an :class:`OrthoTable`;
+    punkt's own cache and module of the bundled model are let go after."""
+    import punkt
+
+    params = punkt_parameters(model, english_prefixes, abbreviations)
+    params.ortho_context = OrthoTable(params.ortho_context)
+    punkt.clear_cache()
+    release_bundled(model)
+    return punkt.PunktSentenceTokenizer(params, line_breaks="always")
+
+
+__all__ = ["OrthoTable", "compact_splitter", "punkt_parameters", "release_bundled"]

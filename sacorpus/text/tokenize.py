@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from sacorpus.text.punkt_tables import OrthoTable, release_bundled
+from sacorpus.text.punkt_tables import compact_splitter
 from sacorpus.text.treebank import treebank_tokenizer
 
 logger = logging.getLogger(__name__)
@@ -124,32 +124,11 @@ def _model_of(lang: str) -> tuple[str, bool]:
     return _PUNKT_MODELS.get(lang, "english"), lang not in _PUNKT_MODELS or lang == "en"
 
 
-def _parameters_of(model: str, english_prefixes: bool) -> Any:
-    """The model's parameters as punkt gives them (its orthographic table a dict), with the prefixes."""
-    import punkt
-
-    params = punkt.load_model(model)
-    if punkt.has_prefixes(model):
-        params = punkt.with_nonbreaking_prefixes(params, model)
-    if english_prefixes:
-        params = punkt.with_nonbreaking_prefixes(params, "english")
-        params.abbrev_types.update(_SA_ABBREVIATIONS)
-    return params
-
-
 @lru_cache(maxsize=32)
 def _splitter_of(model: str, english_prefixes: bool) -> Any:
-    """Built once per model per process (isiZulu, Sesotho and English share one). The splitter holds
-    the parameters it uses, its orthographic table in flat arrays (:mod:`sacorpus.text.punkt_tables`:
-    a dict of it weighed some megabytes a language); punkt's own cache and module of the bundled
-    model are let go after."""
-    import punkt
-
-    params = _parameters_of(model, english_prefixes)
-    params.ortho_context = OrthoTable(params.ortho_context)
-    punkt.clear_cache()
-    release_bundled(model)
-    return punkt.PunktSentenceTokenizer(params, line_breaks="always")
+    """Built once per model per process (isiZulu, Sesotho and English share one); see
+    :func:`sacorpus.text.punkt_tables.compact_splitter`."""
+    return compact_splitter(model, english_prefixes, _SA_ABBREVIATIONS)
 
 
 def _lines(text: str) -> list[tuple[int, int]]:

@@ -17,7 +17,7 @@ from crawlkit import fixture_pages
 
 from sacorpus.text import tokenize as tok
 from sacorpus.text.page import process_page
-from sacorpus.text.punkt_tables import OrthoTable
+from sacorpus.text.punkt_tables import OrthoTable, punkt_parameters
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -38,7 +38,7 @@ def _plain_splitter(lang: str) -> object:
     """The splitter built the same way with punkt's own dict as its orthographic table."""
     import punkt
 
-    params = tok._parameters_of(*tok._model_of(lang))
+    params = punkt_parameters(*tok._model_of(lang), tok._SA_ABBREVIATIONS)
     assert type(params.ortho_context) is dict
     return punkt.PunktSentenceTokenizer(params, line_breaks="always")
 
